@@ -1,0 +1,35 @@
+# Ferry: `make demo` and `make test` work on a fresh machine; both run `make setup` first.
+SWIFT ?= swift
+MANUAL_DATE ?= 2026-11-22
+
+.PHONY: setup build release demo test docs clean
+
+setup:
+	@scripts/setup.sh
+
+build: setup
+	$(SWIFT) build
+
+release: setup
+	$(SWIFT) build -c release
+
+demo: build
+	@scripts/demo.sh
+
+test: setup
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+	@$(MAKE) --no-print-directory docs
+
+# Manual page and shell completions, from swift-argument-parser, into out/.
+docs: build
+	$(SWIFT) package generate-manual --configuration debug --date $(MANUAL_DATE) >/dev/null
+	@mkdir -p out/man/man1 out/completions
+	cp .build/plugins/GenerateManual/outputs/ferry/ferry.1 out/man/man1/ferry.1
+	.build/debug/ferry --generate-completion-script bash > out/completions/ferry.bash
+	.build/debug/ferry --generate-completion-script zsh > out/completions/_ferry
+	.build/debug/ferry --generate-completion-script fish > out/completions/ferry.fish
+	@echo "wrote out/man/man1/ferry.1 and out/completions/"
+
+clean:
+	rm -rf .build out

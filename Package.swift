@@ -1,0 +1,32 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "Ferry",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "FerryModel", targets: ["FerryModel"]),
+        .executable(name: "ferry", targets: ["ferry"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // Model: parse, resolve versions, lint and diff Core Data model files.
+        .target(name: "FerryModel"),
+
+        // The command-line tool: a thin layer over the libraries.
+        .executableTarget(
+            name: "ferry",
+            dependencies: [
+                "FerryModel",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // Tests
+        .target(name: "FerryTestSupport", path: "Tests/FerryTestSupport"),
+        .testTarget(name: "FerryModelTests", dependencies: ["FerryModel", "FerryTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "FerryCLITests", dependencies: ["ferry", "FerryModel", "FerryTestSupport"]),
+    ]
+)

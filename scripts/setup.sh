@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs what building and testing Ferry needs and this machine lacks. Safe to run again.
+set -euo pipefail
+
+packages=(libsqlite3-dev libxml2-dev libarchive-dev zstd graphviz)
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if ((${#missing[@]})); then
+    echo "setup: installing ${missing[*]}" >&2
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# The tests validate JSON output against Formats/json/*.schema.json with Python's jsonschema.
+if command -v python3 >/dev/null && ! python3 -c 'import jsonschema' 2>/dev/null; then
+    echo "setup: installing Python jsonschema" >&2
+    python3 -m pip install --quiet jsonschema || echo "setup: jsonschema unavailable; schema tests will be skipped" >&2
+fi
+
+command -v swift >/dev/null || { echo "setup: swift not found on PATH (Swift 6.1 or later is needed)" >&2; exit 1; }
