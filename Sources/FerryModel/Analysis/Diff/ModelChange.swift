@@ -1,0 +1,77 @@
+/// What a change between two model versions means for an existing store.
+///
+/// Ordered from harmless to hard, so that a pair's verdict is the largest impact of its changes.
+public enum MigrationImpact: String, Sendable, Hashable, Comparable, CaseIterable, Encodable {
+    /// Same store schema and entity hashes: no migration runs (defaults, class names, userInfo…).
+    case noStoreEffect = "no-store-effect"
+    /// Core Data's lightweight migration infers the mapping.
+    case lightweight
+    /// Lightweight migration cannot infer it: a mapping model or a staged migration is needed.
+    case mappingModel = "mapping-model"
+
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}
+
+/// The verdict for one pair of versions.
+public enum MigrationVerdict: String, Sendable, Hashable, Encodable {
+    case identical
+    case noStoreEffect = "no-store-effect"
+    case lightweight
+    case mappingModel = "mapping-model"
+
+    init(_ changes: [ModelChange]) {
+        switch changes.map(\.impact).max() {
+        case nil: self = .identical
+        case .noStoreEffect: self = .noStoreEffect
+        case .lightweight: self = .lightweight
+        case .mappingModel: self = .mappingModel
+        }
+    }
+}
+
+/// One difference between two model versions, with its impact and the reason for it.
+public struct ModelChange: Sendable, Hashable, Encodable {
+    public enum Kind: String, Sendable, Hashable, Encodable {
+        case entityAdded = "entity-added", entityRemoved = "entity-removed"
+        case entityRenamed = "entity-renamed", entityChanged = "entity-changed"
+        case attributeAdded = "attribute-added", attributeRemoved = "attribute-removed"
+        case attributeRenamed = "attribute-renamed", attributeChanged = "attribute-changed"
+        case relationshipAdded = "relationship-added", relationshipRemoved = "relationship-removed"
+        case relationshipRenamed = "relationship-renamed", relationshipChanged = "relationship-changed"
+        case fetchedPropertyChanged = "fetched-property-changed"
+        case modelChanged = "model-changed"
+    }
+
+    public var kind: Kind
+    /// The entity's name in the new version (in the old one for removals); nil for model-level changes.
+    public var entity: String?
+    public var property: String?
+    /// What changed, such as `type: String → Integer 16`.
+    public var detail: String
+    public var impact: MigrationImpact
+    /// Why the change has that impact.
+    public var reason: String
+
+    /// `Entity.property`, `Entity`, or `model`.
+    public var location: String {
+        guard let entity else { return "model" }
+        return property.map { "\(entity).\($0)" } ?? entity
+    }
+}
+
+/// The changes from one model version to the next and the verdict they add up to.
+public struct ModelComparison: Sendable, Encodable {
+    public var old: String
+    public var new: String
+    public var verdict: MigrationVerdict
+    public var changes: [ModelChange]
+
+    public init(old: String, new: String, changes: [ModelChange]) {
+        self.old = old
+        self.new = new
+        self.changes = changes
+        verdict = MigrationVerdict(changes)
+    }
+}
