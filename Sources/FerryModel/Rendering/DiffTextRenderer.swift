@@ -1,0 +1,28 @@
+/// The human-readable `ferry diff` output: a verdict line per version pair, then its changes
+/// marked `+` added, `-` removed, `~` changed, with their impact and reason.
+public struct DiffTextRenderer: Sendable {
+    public init() {}
+
+    public func render(_ comparisons: [ModelComparison]) -> String {
+        var lines: [String] = []
+        for comparison in comparisons {
+            if !lines.isEmpty { lines.append("") }
+            let count = comparison.changes.count
+            lines.append("\(comparison.old) → \(comparison.new): \(comparison.verdict.rawValue) (\(count) change\(count == 1 ? "" : "s"))")
+            var table = TextTable()
+            for change in comparison.changes {
+                table.add(marker(change.kind) + " " + change.location, change.detail, change.impact.rawValue, change.reason)
+            }
+            lines += table.render()
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func marker(_ kind: ModelChange.Kind) -> String {
+        switch kind {
+        case .entityAdded, .attributeAdded, .relationshipAdded: return "+"
+        case .entityRemoved, .attributeRemoved, .relationshipRemoved: return "-"
+        default: return "~"
+        }
+    }
+}
