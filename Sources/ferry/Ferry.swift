@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+
+/// `ferry`: moves Core Data / SwiftData app data between model files, legacy stores,
+/// a canonical SQLite store and portable bundles. Each subcommand is a thin layer over a library.
+@main
+struct Ferry: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "ferry",
+        abstract: "Read, check and carry the data of Core Data and SwiftData apps.",
+        discussion: """
+            Ferry reads Core Data model files (.xcdatamodeld, .xcdatamodel, contents) without Xcode.
+
+            Examples:
+              ferry inspect Model.xcdatamodeld
+              ferry lint Model.xcdatamodeld --cloudkit
+              ferry diff Model.xcdatamodeld
+
+            `ferry --version` prints Ferry's version.
+            """,
+        subcommands: [Inspect.self, Lint.self, Diff.self]
+    )
+
+    static func main() {
+        // `ferry --version` is answered here rather than by a root flag or `CommandConfiguration.version`:
+        // ArgumentParser would match either after a subcommand too, where `--version NAME` picks a model version.
+        if CommandLine.arguments.dropFirst().elementsEqual(["--version"]) {
+            Console.output("\(version)\n")
+            return
+        }
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            ErrorReporter.exit(with: error)
+        }
+    }
+}
