@@ -1,0 +1,45 @@
+import FerryTestSupport
+import Foundation
+import Testing
+
+@Suite struct DiffCommandTests {
+    @Test func bundleComparesEveryConsecutivePair() throws {
+        let result = try ferry("diff", corpus("models/010__wibosco__CoreDataMigration-Example__CoreDataMigration_Example.xcdatamodeld"))
+        #expect(result.status == 0)
+        let verdicts = result.stdout.split(separator: "\n").filter { $0.contains(" → ") && !$0.hasPrefix(" ") }
+        #expect(verdicts == [
+            "CoreDataMigration_Example → CoreDataMigration_Example 2: mapping-model (2 changes)",
+            "CoreDataMigration_Example 2 → CoreDataMigration_Example 3: mapping-model (3 changes)",
+            "CoreDataMigration_Example 3 → CoreDataMigration_Example 4: lightweight (1 change)",
+        ])
+    }
+
+    @Test func twoModelsWithChosenVersions() throws {
+        let result = try ferry("diff", "Samples/molten/Molten.xcdatamodeld", "Samples/molten/Molten.xcdatamodeld",
+                               "--old-version", "Molten 5", "--new-version", "Molten 6", "--format", "json")
+        #expect(result.status == 0)
+        let pairs = try #require(try json(result)["pairs"] as? [[String: Any]])
+        #expect(pairs.count == 1)
+        #expect(pairs[0]["old"] as? String == "Molten 5" && pairs[0]["verdict"] as? String == "lightweight")
+    }
+
+    @Test func singleVersionBundleIsAUsageError() throws {
+        let result = try ferry("diff", "Samples/roots/Roots.xcdatamodeld")
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("has one version; give two models, or a bundle with several versions"))
+    }
+
+    @Test func versionOptionsNeedTwoModels() throws {
+        let result = try ferry("diff", "Samples/molten/Molten.xcdatamodeld", "--old-version", "Molten 5")
+        #expect(result.status == 64)
+    }
+
+    @Test(.enabled(if: JSONSchemaCheck.isAvailable, "Python jsonschema is not installed (make setup installs it)"),
+          arguments: ["Samples/molten/Molten.xcdatamodeld", corpus("models/007__artsy__energy__ArtsyPartner.xcdatamodeld"),
+                      corpus("models/004__objcio__core-data__Moody.xcdatamodeld")])
+    func jsonMatchesThePublishedSchema(path: String) throws {
+        let result = try ferry("diff", path, "--format", "json")
+        #expect(result.status == 0)
+        #expect(try JSONSchemaCheck.errors(in: result.stdoutData, schema: "diff.schema.json") == [])
+    }
+}

@@ -1,0 +1,86 @@
+import FerryTestSupport
+import Foundation
+import Testing
+
+@Suite struct InspectCommandTests {
+    @Test func textShowsTheCurrentVersion() throws {
+        let result = try ferry("inspect", "Samples/molten/Molten.xcdatamodeld")
+        #expect(result.status == 0 && result.stderr.isEmpty)
+        #expect(result.stdout.hasPrefix(#"Samples/molten/Molten.xcdatamodeld — version "Molten 6" (current, from .xccurrentversion; 2 versions: Molten 5, Molten 6)"#))
+        #expect(result.stdout.contains("Entity ProjectTag"))
+    }
+
+    @Test func versionOptionPicksAnotherVersion() throws {
+        let result = try ferry("inspect", "Samples/molten/Molten.xcdatamodeld", "--version", "Molten 5", "--format", "json")
+        #expect(result.status == 0)
+        let document = try json(result)
+        #expect((document["source"] as? [String: Any])?["version"] as? String == "Molten 5")
+        #expect(document["versionIdentifier"] as? String == "5")
+    }
+
+    @Test func entityOptionLimitsTheOutput() throws {
+        let result = try ferry("inspect", modelFixture("Everything.xcdatamodel"), "--entity", "Tree", "--format", "json")
+        let entities = try json(result)["entities"] as? [[String: Any]]
+        #expect(entities?.map { $0["name"] as? String } == ["Tree"])
+        #expect(entities?.first?["parent"] as? String == "Plant")
+    }
+
+    @Test func unknownEntityIsAUsageErrorListingTheEntities() throws {
+        let result = try ferry("inspect", modelFixture("Everything.xcdatamodel"), "--entity", "Shed")
+        #expect(result.status == 64)
+        #expect(result.stderr == #"ferry: error: \#(modelFixture("Everything.xcdatamodel"))/contents: no entity "Shed"; entities: Bed, Garden, LivingThing, Plant, Tree"# + "\n")
+    }
+
+    @Test func unknownVersionIsAUsageError() throws {
+        let result = try ferry("inspect", "Samples/molten/Molten.xcdatamodeld", "--version", "Molten 7")
+        #expect(result.status == 64)
+        #expect(result.stderr.contains(#"no version "Molten 7"; versions: Molten 5, Molten 6"#))
+    }
+
+    @Test func warningsGoToStderrAndTheOutputStillComes() throws {
+        let result = try ferry("inspect", corpus("models/077__mattt__rack-scaffold__Example.xcdatamodeld"), "--format", "json")
+        #expect(result.status == 0)
+        #expect(result.stderr.hasPrefix("ferry: warning: "))
+        #expect(result.stderr.contains(#"names "IncrementalStoreExample.xcdatamodel", which is not in the bundle; using the newest version by name, "Example""#))
+        #expect((try json(result)["warnings"] as? [Any])?.count == 1)
+    }
+
+    @Test(arguments: ["mermaid", "dot"])
+    func diagramsAreWritten(format: String) throws {
+        let result = try ferry("inspect", "Samples/forager/Forager.xcdatamodel", "--format", format)
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix(format == "dot" ? "digraph" : "erDiagram"))
+        #expect(result.stdout.contains("Recipe"))
+    }
+
+    @Test func sameInputGivesTheSameBytes() throws {
+        let first = try ferry("inspect", corpus("models/005__rileytestut__Delta__Delta.xcdatamodeld"), "--format", "json")
+        let second = try ferry("inspect", corpus("models/005__rileytestut__Delta__Delta.xcdatamodeld"), "--format", "json")
+        #expect(first.stdoutData == second.stdoutData && !first.stdoutData.isEmpty)
+    }
+
+    @Test(.enabled(if: JSONSchemaCheck.isAvailable, "Python jsonschema is not installed (make setup installs it)"),
+          arguments: [modelFixture("Everything.xcdatamodel"), "Samples/molten/Molten.xcdatamodeld",
+                      corpus("models/001__SwiftGen__SwiftGen__Model.xcdatamodeld"), corpus("models/053__phimage__MomXML__Model.xcdatamodel")])
+    func jsonMatchesThePublishedSchema(path: String) throws {
+        let result = try ferry("inspect", path, "--format", "json")
+        #expect(try JSONSchemaCheck.errors(in: result.stdoutData, schema: "inspect-model.schema.json") == [])
+    }
+
+    /// The issue's acceptance: every real model parses, and the JSON's per-entity counts equal an
+    /// independent count of the XML.
+    @Test(arguments: TestPaths.files(under: TestPaths.corpus.appendingPathComponent("models")) { $0 == "contents" })
+    func everyCorpusModelInspectsWithMatchingCounts(path: String) throws {
+        let result = try CommandRunner.ferry(["inspect", path, "--format", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let expected = try IndependentModelCount.entities(inFile: path)
+        let entities = try #require(try json(result)["entities"] as? [[String: Any]])
+        #expect(entities.count == expected.count)
+        for entity in entities {
+            let name = try #require(entity["name"] as? String)
+            let counts = IndependentModelCount.Counts(attributes: (entity["attributes"] as? [Any])?.count ?? -1,
+                                                      relationships: (entity["relationships"] as? [Any])?.count ?? -1)
+            #expect(counts == expected[name], "\(name)")
+        }
+    }
+}

@@ -1,0 +1,159 @@
+import FerryModel
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// A crafted pair of versions and the verdict Core Data's migration rules give it.
+struct DiffCase: Sendable, CustomTestStringConvertible {
+    var name: String
+    var old: String
+    var new: String
+    var verdict: MigrationVerdict
+    var testDescription: String { name }
+}
+
+private let note = #"<attribute name="title" optional="YES" attributeType="String"/>"#
+
+private func entity(_ parts: String..., extra: String = "", named name: String = "Note") -> String {
+    #"<entity name="\#(name)"\#(extra)>"# + parts.joined() + "</entity>"
+}
+
+let diffCases: [DiffCase] = [
+    DiffCase(name: "identical", old: entity(note), new: entity(note), verdict: .identical),
+    DiffCase(name: "add optional attribute", old: entity(note),
+             new: entity(note, #"<attribute name="body" optional="YES" attributeType="String"/>"#), verdict: .lightweight),
+    DiffCase(name: "add required attribute with default", old: entity(note),
+             new: entity(note, #"<attribute name="pinned" attributeType="Boolean" defaultValueString="NO"/>"#), verdict: .lightweight),
+    DiffCase(name: "add required attribute without default", old: entity(note),
+             new: entity(note, #"<attribute name="createdAt" attributeType="Date"/>"#), verdict: .mappingModel),
+    DiffCase(name: "remove attribute", old: entity(note, #"<attribute name="body" optional="YES" attributeType="String"/>"#),
+             new: entity(note), verdict: .lightweight),
+    DiffCase(name: "make optional", old: entity(#"<attribute name="title" attributeType="String"/>"#),
+             new: entity(note), verdict: .lightweight),
+    DiffCase(name: "make required with default", old: entity(note),
+             new: entity(#"<attribute name="title" attributeType="String" defaultValueString="Untitled"/>"#), verdict: .lightweight),
+    DiffCase(name: "make required without default", old: entity(note),
+             new: entity(#"<attribute name="title" attributeType="String"/>"#), verdict: .mappingModel),
+    DiffCase(name: "rename with renaming identifier", old: entity(note),
+             new: entity(#"<attribute name="heading" optional="YES" attributeType="String" elementID="title"/>"#), verdict: .lightweight),
+    DiffCase(name: "rename without renaming identifier", old: entity(note),
+             new: entity(#"<attribute name="heading" optional="YES" attributeType="String"/>"#), verdict: .mappingModel),
+    DiffCase(name: "change attribute type", old: entity(note),
+             new: entity(#"<attribute name="title" optional="YES" attributeType="Integer 32"/>"#), verdict: .mappingModel),
+    DiffCase(name: "change default value only", old: entity(#"<attribute name="n" attributeType="Integer 16" defaultValueString="0"/>"#),
+             new: entity(#"<attribute name="n" attributeType="Integer 16" defaultValueString="5"/>"#), verdict: .noStoreEffect),
+    DiffCase(name: "change class name only", old: entity(note), new: entity(note, extra: #" representedClassName="NoteMO""#),
+             verdict: .noStoreEffect),
+    DiffCase(name: "add optional relationship",
+             old: entity(note) + entity(named: "Folder"),
+             new: entity(note, #"<relationship name="folder" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Folder" inverseName="notes" inverseEntity="Folder"/>"#)
+                + entity(#"<relationship name="notes" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Note" inverseName="folder" inverseEntity="Note"/>"#, named: "Folder"),
+             verdict: .lightweight),
+    DiffCase(name: "add required to-one relationship",
+             old: entity(note) + entity(named: "Folder"),
+             new: entity(note, #"<relationship name="folder" maxCount="1" deletionRule="Nullify" destinationEntity="Folder"/>"#) + entity(named: "Folder"),
+             verdict: .mappingModel),
+    DiffCase(name: "to-one becomes to-many",
+             old: entity(note, #"<relationship name="tag" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Tag"/>"#) + entity(named: "Tag"),
+             new: entity(note, #"<relationship name="tag" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Tag"/>"#) + entity(named: "Tag"),
+             verdict: .lightweight),
+    DiffCase(name: "relationship retargeted",
+             old: entity(note, #"<relationship name="owner" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person"/>"#) + entity(named: "Person") + entity(named: "Team"),
+             new: entity(note, #"<relationship name="owner" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Team"/>"#) + entity(named: "Person") + entity(named: "Team"),
+             verdict: .mappingModel),
+    DiffCase(name: "add entity", old: entity(note), new: entity(note) + entity(note, named: "Folder"), verdict: .lightweight),
+    DiffCase(name: "remove entity", old: entity(note) + entity(note, named: "Folder"), new: entity(note), verdict: .lightweight),
+    DiffCase(name: "rename entity with renaming identifier", old: entity(note),
+             new: entity(note, extra: #" elementID="Note""#, named: "Memo"), verdict: .lightweight),
+    DiffCase(name: "rename entity without renaming identifier", old: entity(note), new: entity(note, named: "Memo"), verdict: .mappingModel),
+    DiffCase(name: "move attribute up to a new parent",
+             old: entity(note, named: "Note"),
+             new: entity(note, named: "Document") + entity(extra: #" parentEntity="Document""#, named: "Note"), verdict: .lightweight),
+    DiffCase(name: "merge two hierarchies",
+             old: entity(note, named: "Note") + entity(#"<attribute name="data" optional="YES" attributeType="Binary"/>"#, named: "Photo"),
+             new: entity(note, named: "Note") + entity(#"<attribute name="data" optional="YES" attributeType="Binary"/>"#, extra: #" parentEntity="Note""#, named: "Photo"),
+             verdict: .mappingModel),
+    DiffCase(name: "add fetch index", old: entity(note),
+             new: entity(note, #"<fetchIndex name="byTitle"><fetchIndexElement property="title" type="Binary" order="ascending"/></fetchIndex>"#),
+             verdict: .lightweight),
+]
+
+@Suite struct ModelDiffTests {
+    @Test(arguments: diffCases)
+    func craftedPairGetsItsVerdict(_ diffCase: DiffCase) throws {
+        let comparison = ModelDiff().compare(try model(diffCase.old), try model(diffCase.new))
+        #expect(comparison.verdict == diffCase.verdict, "\(comparison.changes.map { "\($0.location): \($0.detail) [\($0.impact.rawValue)]" })")
+    }
+
+    @Test func renameWithIdentifierIsReportedAsRename() throws {
+        let comparison = ModelDiff().compare(
+            try model(entity(note)),
+            try model(entity(#"<attribute name="heading" optional="YES" attributeType="String" elementID="title"/>"#)))
+        #expect(comparison.changes.map(\.kind) == [.attributeRenamed])
+        #expect(comparison.changes.first?.location == "Note.heading")
+    }
+
+    @Test func renameWithoutIdentifierExplainsTheFix() throws {
+        let comparison = ModelDiff().compare(
+            try model(entity(note)), try model(entity(#"<attribute name="heading" optional="YES" attributeType="String"/>"#)))
+        let added = try #require(comparison.changes.first { $0.kind == .attributeAdded })
+        #expect(added.impact == .mappingModel)
+        #expect(added.reason.contains(#"set the renaming ID of heading to "title""#))
+    }
+
+    @Test func inheritedAttributeChangeIsReportedOnceWhereDeclared() throws {
+        let old = try model(entity(note, named: "Base") + entity(extra: #" parentEntity="Base""#, named: "Child"))
+        let new = try model(entity(#"<attribute name="title" optional="YES" attributeType="Integer 16"/>"#, named: "Base")
+                            + entity(extra: #" parentEntity="Base""#, named: "Child"))
+        let comparison = ModelDiff().compare(old, new)
+        #expect(comparison.changes.map(\.location) == ["Base.title"])
+        #expect(comparison.verdict == .mappingModel)
+    }
+
+    @Test func wiboscoVersionsNeedMappingModelsWhereTheRepositoryHasThem() throws {
+        // The repository ships Migration1to2 and Migration2to3 mapping models, and none for 3 to 4.
+        let bundle = try ModelBundle(at: TestPaths.corpus.appendingPathComponent(
+            "models/010__wibosco__CoreDataMigration-Example__CoreDataMigration_Example.xcdatamodeld").path)
+        let verdicts = try ModelDiff().compareConsecutiveVersions(of: bundle).map(\.verdict)
+        #expect(verdicts == [.mappingModel, .mappingModel, .lightweight])
+    }
+
+    @Test func revisedWiboscoVersionsAreLightweightThanksToRenamingIdentifiers() throws {
+        let bundle = try ModelBundle(at: TestPaths.corpus.appendingPathComponent(
+            "models/031__wibosco__CoreDataMigrationRevised-Example__CoreDataMigration_Example.xcdatamodeld").path)
+        let comparisons = try ModelDiff().compareConsecutiveVersions(of: bundle)
+        #expect(comparisons.map(\.verdict) == [.lightweight, .lightweight, .lightweight])
+        #expect(comparisons[0].changes.map(\.kind) == [.attributeRenamed])
+    }
+
+    @Test func glassArtBlobsToChildEntitiesIsInferableButDropsTheBlobs() throws {
+        let five = try ModelParser().parse(contentsOf: TestPaths.corpus.appendingPathComponent("seedapps/molten/Molten5__contents.xml").path)
+        let six = try ModelParser().parse(contentsOf: TestPaths.corpus.appendingPathComponent("seedapps/molten/Molten6__contents.xml").path)
+        let comparison = ModelDiff().compare(five, six)
+        #expect(comparison.changes.contains { $0.kind == .attributeRemoved && $0.location == "ProjectLog.glass_items_data" })
+        #expect(comparison.changes.contains { $0.kind == .entityAdded })
+    }
+
+    @Test(arguments: Corpus.bundles)
+    func everyCorpusBundleComparesVersionByVersion(path: String) throws {
+        let bundle = try ModelBundle(at: path)
+        let comparisons = try ModelDiff().compareConsecutiveVersions(of: bundle)
+        #expect(comparisons.count == bundle.versions.count - 1)
+        for comparison in comparisons {
+            #expect(comparison.verdict == MigrationVerdict(changesOf: comparison))
+            #expect(comparison.changes.allSatisfy { !$0.detail.isEmpty && !$0.reason.isEmpty })
+        }
+    }
+}
+
+extension MigrationVerdict {
+    /// The verdict recomputed from the changes' impacts, as a check of ``ModelComparison``.
+    init(changesOf comparison: ModelComparison) {
+        switch comparison.changes.map(\.impact).max() {
+        case nil: self = .identical
+        case .noStoreEffect: self = .noStoreEffect
+        case .lightweight: self = .lightweight
+        case .mappingModel: self = .mappingModel
+        }
+    }
+}
