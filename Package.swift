@@ -26,7 +26,7 @@ let package = Package(
 
         // Tests
         .target(name: "FerryTestSupport", path: "Tests/FerryTestSupport"),
-        .testTarget(name: "FerryModelTests", dependencies: ["FerryModel", "FerryTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "FerryModelTests", dependencies: ["FerryModel", "FerryTestSupport"], exclude: ["Fixtures", "Expected"]),
         .testTarget(name: "FerryCLITests", dependencies: ["ferry", "FerryModel", "FerryTestSupport"]),
     ]
 )
