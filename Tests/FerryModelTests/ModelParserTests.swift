@@ -140,7 +140,7 @@ import Testing
     @Test func jsonDocumentMatchesGoldenFile() throws {
         let bundle = try ModelBundle(at: fixture("Everything.xcdatamodel"))
         let document = ModelDocument(bundle: bundle, model: everything, version: bundle.currentVersion)
-        let json = try FerryJSON.string(document).replacingOccurrences(of: fixtures.path + "/", with: "")
+        let json = try JSONOutput.string(document).replacingOccurrences(of: fixtures.path + "/", with: "")
         try Golden.check(json, against: TestPaths.packageRoot.appendingPathComponent("Tests/FerryModelTests/Expected/Everything.json"))
     }
 }

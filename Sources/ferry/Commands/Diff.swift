@@ -52,7 +52,7 @@ extension Ferry {
             }
             switch format {
             case .text: Console.output(DiffTextRenderer().render(comparisons))
-            case .json: Console.output(try FerryJSON.string(DiffReport(comparisons: comparisons)))
+            case .json: Console.output(try JSONOutput.string(DiffReport(comparisons: comparisons)))
             }
         }
     }

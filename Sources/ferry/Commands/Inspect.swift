@@ -29,7 +29,7 @@ extension Ferry {
             }
             switch format {
             case .text: Console.output(ModelTextRenderer().render(model, bundle: bundle, version: version, entityName: entity))
-            case .json: Console.output(try FerryJSON.string(ModelDocument(bundle: bundle, model: model, version: version, entityName: entity)))
+            case .json: Console.output(try JSONOutput.string(ModelDocument(bundle: bundle, model: model, version: version, entityName: entity)))
             case .mermaid: Console.output(MermaidRenderer().render(model, entityName: entity))
             case .dot: Console.output(DOTRenderer().render(model, entityName: entity))
             }

@@ -26,7 +26,7 @@ extension Ferry {
             let report = ModelLinter(forceCloudKit: cloudkit).lint(try bundle.load(version))
             switch format {
             case .text: Console.output(LintTextRenderer().render(report))
-            case .json: Console.output(try FerryJSON.string(report))
+            case .json: Console.output(try JSONOutput.string(report))
             }
             if report.hasErrors { throw ExitCode(1) }
         }

@@ -2,7 +2,7 @@ import Foundation
 
 /// The one JSON style of every `--format json` output: pretty, sorted keys, `/` unescaped,
 /// so that the same input always gives the same bytes.
-public enum FerryJSON {
+public enum JSONOutput {
     public static func encode<T: Encodable>(_ value: T) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
