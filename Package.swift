@@ -5,6 +5,7 @@ let package = Package(
     name: "Ferry",
     platforms: [.macOS(.v13)],
     products: [
+        .library(name: "FerryJSON", targets: ["FerryJSON"]),
         .library(name: "FerryModel", targets: ["FerryModel"]),
         .executable(name: "ferry", targets: ["ferry"]),
     ],
@@ -12,6 +13,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
+        // JSON values, a strict reader and a deterministic writer, shared by every layer below.
+        .target(name: "FerryJSON"),
+
         // Model: parse, resolve versions, lint and diff Core Data model files.
         .target(name: "FerryModel"),
 
@@ -26,6 +30,7 @@ let package = Package(
 
         // Tests
         .target(name: "FerryTestSupport", path: "Tests/FerryTestSupport"),
+        .testTarget(name: "FerryJSONTests", dependencies: ["FerryJSON", "FerryTestSupport"]),
         .testTarget(name: "FerryModelTests", dependencies: ["FerryModel", "FerryTestSupport"], exclude: ["Fixtures", "Expected"]),
         .testTarget(name: "FerryCLITests", dependencies: ["ferry", "FerryModel", "FerryTestSupport"]),
     ]

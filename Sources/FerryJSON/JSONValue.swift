@@ -1,0 +1,124 @@
+/// A JSON value that keeps what the file said: numbers as their literal text (so that
+/// decimals and 64-bit integers survive exactly) and object members in file order.
+///
+/// For example:
+/// ```swift
+/// let value = try JSONReader().read(Array(#"{"quantity": 0.1, "unit": "rods"}"#.utf8))
+/// value["quantity"]?.number?.decimalText   // "0.1"
+/// ```
+public enum JSONValue: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case number(JSONNumber)
+    case string(String)
+    case array([JSONValue])
+    case object(JSONObject)
+
+    public subscript(key: String) -> JSONValue? {
+        if case .object(let object) = self { return object[key] }
+        return nil
+    }
+
+    public var string: String? { if case .string(let value) = self { return value }; return nil }
+    public var number: JSONNumber? { if case .number(let value) = self { return value }; return nil }
+    public var bool: Bool? { if case .bool(let value) = self { return value }; return nil }
+    public var array: [JSONValue]? { if case .array(let value) = self { return value }; return nil }
+    public var object: JSONObject? { if case .object(let value) = self { return value }; return nil }
+    public var isNull: Bool { self == .null }
+
+    /// The kind's name, for messages: `object`, `array`, `string`, `number`, `boolean`, `null`.
+    public var kindName: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "boolean"
+        case .number: return "number"
+        case .string: return "string"
+        case .array: return "array"
+        case .object: return "object"
+        }
+    }
+
+    public static func integer<T: BinaryInteger>(_ value: T) -> JSONValue { .number(JSONNumber(integer: value)) }
+    public static func double(_ value: Double) -> JSONValue {
+        value.isFinite ? .number(JSONNumber(value)) : .string(value.isNaN ? "NaN" : (value < 0 ? "-Infinity" : "Infinity"))
+    }
+}
+
+/// A JSON number as written: `0.1` stays `0.1`, `9007199254740993` stays exact.
+public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
+    /// The literal, valid JSON number syntax.
+    public let text: String
+
+    /// Only for text already checked against JSON's number grammar.
+    init(validText: String) { text = validText }
+
+    public init<T: BinaryInteger>(integer: T) { text = String(integer) }
+
+    /// The shortest text that reads back as the same Double.
+    public init(_ value: Double) {
+        precondition(value.isFinite, "JSON has no literal for \(value)")
+        if value == value.rounded(.towardZero), abs(value) < 1e15 {
+            text = String(Int64(value))
+        } else {
+            text = "\(value)"   // Swift prints the shortest round-trip form, valid JSON syntax.
+        }
+    }
+
+    public var description: String { text }
+    public var double: Double? { Double(text) }
+    /// The value when it is an integer that fits Int64 (`3`, `3.0` and `3e0` all give 3).
+    public var int64: Int64? {
+        if let exact = Int64(text) { return exact }
+        guard let double = Double(text), double == double.rounded(.towardZero), abs(double) < 9.2e18 else { return nil }
+        return Int64(double)
+    }
+    public var isInteger: Bool { !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) }
+}
+
+/// JSON object members in file order, with lookup by key. Keys are unique: ``JSONReader``
+/// refuses duplicates.
+public struct JSONObject: Sendable, Hashable, Sequence {
+    public private(set) var members: [(key: String, value: JSONValue)]
+
+    public init(_ members: [(key: String, value: JSONValue)] = []) {
+        self.members = members
+    }
+
+    public subscript(key: String) -> JSONValue? {
+        get { members.first { $0.key == key }?.value }
+        set {
+            if let index = members.firstIndex(where: { $0.key == key }) {
+                if let newValue { members[index].value = newValue } else { members.remove(at: index) }
+            } else if let newValue {
+                members.append((key, newValue))
+            }
+        }
+    }
+
+    public var keys: [String] { members.map(\.key) }
+    public var count: Int { members.count }
+    public var isEmpty: Bool { members.isEmpty }
+
+    public func makeIterator() -> IndexingIterator<[(key: String, value: JSONValue)]> { members.makeIterator() }
+
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        lhs.members.count == rhs.members.count && zip(lhs.members, rhs.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        for member in members {
+            hasher.combine(member.key)
+            hasher.combine(member.value)
+        }
+    }
+}
+
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
+                     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral {
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(integerLiteral value: Int) { self = .integer(value) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(JSONObject(elements.map { ($0.0, $0.1) })) }
+    public init(nilLiteral: ()) { self = .null }
+}
