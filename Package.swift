@@ -7,10 +7,12 @@ let package = Package(
     products: [
         .library(name: "FerryJSON", targets: ["FerryJSON"]),
         .library(name: "FerryModel", targets: ["FerryModel"]),
+        .library(name: "FerryLegacy", targets: ["FerryLegacy"]),
         .executable(name: "ferry", targets: ["ferry"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // JSON values, a strict reader and a deterministic writer, shared by every layer below.
@@ -19,11 +21,19 @@ let package = Package(
         // Model: parse, resolve versions, lint and diff Core Data model files.
         .target(name: "FerryModel"),
 
+        // Legacy readers: Core Data / SwiftData stores, keyed archives, the five apps' old formats.
+        .target(
+            name: "FerryLegacy",
+            dependencies: ["FerryModel", "FerryJSON", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+
         // The command-line tool: a thin layer over the libraries.
         .executableTarget(
             name: "ferry",
             dependencies: [
                 "FerryModel",
+                "FerryLegacy",
+                "FerryJSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -32,6 +42,7 @@ let package = Package(
         .target(name: "FerryTestSupport", path: "Tests/FerryTestSupport"),
         .testTarget(name: "FerryJSONTests", dependencies: ["FerryJSON", "FerryTestSupport"]),
         .testTarget(name: "FerryModelTests", dependencies: ["FerryModel", "FerryTestSupport"], exclude: ["Fixtures", "Expected"]),
+        .testTarget(name: "FerryLegacyTests", dependencies: ["FerryLegacy", "FerryTestSupport"]),
         .testTarget(name: "FerryCLITests", dependencies: ["ferry", "FerryModel", "FerryTestSupport"]),
     ]
 )
