@@ -39,10 +39,20 @@ let package = Package(
         ),
 
         // Tests
-        .target(name: "FerryTestSupport", path: "Tests/FerryTestSupport"),
+        .target(
+            name: "FerryTestSupport",
+            dependencies: ["FerryModel", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Tests/FerryTestSupport"
+        ),
         .testTarget(name: "FerryJSONTests", dependencies: ["FerryJSON", "FerryTestSupport"]),
         .testTarget(name: "FerryModelTests", dependencies: ["FerryModel", "FerryTestSupport"], exclude: ["Fixtures", "Expected"]),
-        .testTarget(name: "FerryLegacyTests", dependencies: ["FerryLegacy", "FerryTestSupport"]),
-        .testTarget(name: "FerryCLITests", dependencies: ["ferry", "FerryModel", "FerryTestSupport"]),
+        .testTarget(
+            name: "FerryLegacyTests",
+            dependencies: ["FerryLegacy", "FerryTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(
+            name: "FerryCLITests",
+            dependencies: ["ferry", "FerryModel", "FerryTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
     ]
 )

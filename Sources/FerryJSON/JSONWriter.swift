@@ -31,6 +31,11 @@ public struct JSONWriter: Sendable {
         bytes.append(0x0A)
     }
 
+    /// Appends text that is already JSON syntax, such as a separator between streamed values.
+    public mutating func appendRaw(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+
     /// The value as a string, for tests and small documents.
     public static func string(_ value: JSONValue, sortedKeys: Bool = true, pretty: Bool = false) -> String {
         var writer = JSONWriter(sortedKeys: sortedKeys, pretty: pretty)

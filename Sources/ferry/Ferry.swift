@@ -11,16 +11,18 @@ struct Ferry: ParsableCommand {
         commandName: "ferry",
         abstract: "Read, check and carry the data of Core Data and SwiftData apps.",
         discussion: """
-            Ferry reads Core Data model files (.xcdatamodeld, .xcdatamodel, contents) without Xcode.
+            Ferry reads Core Data model files (.xcdatamodeld, .xcdatamodel, contents) and Core Data / SwiftData
+            SQLite stores without Xcode or Core Data.
 
             Examples:
               ferry inspect Model.xcdatamodeld
               ferry lint Model.xcdatamodeld --cloudkit
               ferry diff Model.xcdatamodeld
+              ferry dump Model.sqlite --model Model.xcdatamodeld
 
             `ferry --version` prints Ferry's version.
             """,
-        subcommands: [Inspect.self, Lint.self, Diff.self]
+        subcommands: [Inspect.self, Lint.self, Diff.self, Dump.self]
     )
 
     static func main() {

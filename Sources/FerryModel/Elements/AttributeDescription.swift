@@ -36,6 +36,26 @@ public struct AttributeDescription: Sendable, Hashable {
     /// Line of the element in its file.
     public var line: Int
 
+    /// An attribute built in code (from a compiled model or a store's schema): optional,
+    /// persistent, no settings; set the rest through the properties.
+    public init(name: String, type: AttributeType, line: Int = 0) {
+        self.name = name
+        self.type = type
+        isOptional = true
+        isTransient = false
+        isDerived = false
+        isIndexed = false
+        isIndexedBySpotlight = false
+        isStoredInExternalRecord = false
+        allowsExternalBinaryDataStorage = false
+        allowsCloudEncryption = false
+        preservesValueInHistoryOnDeletion = false
+        userInfo = [:]
+        otherAttributes = [:]
+        unknownElements = []
+        self.line = line
+    }
+
     /// Whether the attribute has a column in the store.
     public var isStored: Bool { !isTransient }
     public var hasDefault: Bool { defaultValue != nil || defaultDateTimeInterval != nil }

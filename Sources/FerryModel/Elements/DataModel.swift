@@ -36,6 +36,12 @@ public struct DataModel: Sendable, Hashable {
         resolveInheritance()
     }
 
+    /// A model built in code, from a compiled model or a store's own schema; inheritance is resolved.
+    public init(file: String, versionName: String?, entities: [EntityDescription], attributes: [String: String] = [:]) {
+        self.init(file: file, versionName: versionName, attributes: attributes, entities: entities, fetchRequests: [],
+                  configurations: [], composites: [], layout: [], unknownElements: [])
+    }
+
     /// `userDefinedModelVersionIdentifier`, the "Core Data Model Identifier" stores record in
     /// `NSStoreModelVersionIdentifiers`; nil when empty.
     public var versionIdentifier: String? {

@@ -33,6 +33,23 @@ public struct EntityDescription: Sendable, Hashable {
     public internal(set) var inheritedAttributeNames: [String] = []
     public internal(set) var inheritedRelationshipNames: [String] = []
 
+    /// An entity built in code; ``DataModel/init(file:versionName:entities:)`` resolves its hierarchy.
+    public init(name: String, parentName: String? = nil, line: Int = 0) {
+        self.name = name
+        self.parentName = parentName
+        isAbstract = false
+        userInfo = [:]
+        attributes = []
+        relationships = []
+        fetchedProperties = []
+        fetchIndexes = []
+        compoundIndexes = []
+        uniquenessConstraints = []
+        otherAttributes = [:]
+        unknownElements = []
+        self.line = line
+    }
+
     public func attribute(named name: String) -> AttributeDescription? {
         attributes.first { $0.name == name }
     }

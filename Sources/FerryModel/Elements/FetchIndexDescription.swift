@@ -10,6 +10,15 @@ public struct FetchIndexDescription: Sendable, Hashable, Encodable {
         /// `ascending` or `descending`.
         public var order: String
         public var otherAttributes: [String: String]
+
+        public init(property: String?, expression: String? = nil, type: String = "Binary", order: String = "ascending",
+                    otherAttributes: [String: String] = [:]) {
+            self.property = property
+            self.expression = expression
+            self.type = type
+            self.order = order
+            self.otherAttributes = otherAttributes
+        }
     }
 
     public var name: String
@@ -17,6 +26,12 @@ public struct FetchIndexDescription: Sendable, Hashable, Encodable {
     public var line: Int
 
     enum CodingKeys: String, CodingKey { case name, elements }
+
+    public init(name: String, elements: [Element], line: Int = 0) {
+        self.name = name
+        self.elements = elements
+        self.line = line
+    }
 
     /// The properties the index names, in order.
     public var propertyNames: [String] { elements.compactMap(\.property) }

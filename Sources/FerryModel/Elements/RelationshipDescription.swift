@@ -33,6 +33,24 @@ public struct RelationshipDescription: Sendable, Hashable {
     public var otherAttributes: [String: String]
     public var unknownElements: [RawXMLElement]
     public var line: Int
+
+    /// A relationship built in code: optional, to-one, nullify; set the rest through the properties.
+    public init(name: String, destination: String?, line: Int = 0) {
+        self.name = name
+        destinationEntity = destination
+        isToMany = false
+        isOrdered = false
+        isOptional = true
+        isTransient = false
+        deletionRule = .nullify
+        isIndexed = false
+        isIndexedBySpotlight = false
+        isStoredInExternalRecord = false
+        userInfo = [:]
+        otherAttributes = [:]
+        unknownElements = []
+        self.line = line
+    }
 }
 
 extension RelationshipDescription {

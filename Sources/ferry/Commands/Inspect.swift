@@ -1,15 +1,21 @@
 import ArgumentParser
+import FerryLegacy
 import FerryModel
 
 extension Ferry {
     struct Inspect: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show a model: its entities, attributes, relationships and everything else the file says.",
+            abstract: "Show a model, or a Core Data / SwiftData store: its metadata, tables, row counts and model version.",
             discussion: """
-                Text is a table per entity; json is the whole model (schema: Formats/json/inspect-model.schema.json); \
-                mermaid and dot draw it (pipe dot output to `dot -Tsvg`).
+                For a model, text is a table per entity; json is the whole model (schema: \
+                Formats/json/inspect-model.schema.json); mermaid and dot draw it (pipe dot output to `dot -Tsvg`). \
+                For a store (an SQLite file), text and json report its metadata, the model version that made it \
+                (with --model) and rows per entity (schema: Formats/json/inspect-store.schema.json); mermaid and dot \
+                draw the model read from the store.
 
-                Example: ferry inspect Model.xcdatamodeld --entity Course --format json
+                Examples:
+                  ferry inspect Model.xcdatamodeld --entity Course --format json
+                  ferry inspect Model.sqlite --model Model.xcdatamodeld
                 """)
 
         @OptionGroup var input: ModelInput
@@ -17,15 +23,31 @@ extension Ferry {
         @Option(help: ArgumentHelp("Show only this entity (diagrams add its neighbours).", valueName: "name"))
         var entity: String?
 
+        @Option(help: ArgumentHelp("For a store: the model that made it (.xcdatamodeld, .xcdatamodel, contents, .momd).",
+                                   valueName: "model"), completion: .file())
+        var model: String?
+
         @Option(help: "Output format.")
         var format: InspectFormat = .text
 
         func run() throws {
+            if StoreDetection.isSQLite(input.model) {
+                let reader = try CoreDataStoreReader(path: input.model, model: model, version: input.versionName)
+                Console.warn(reader.notes)
+                let report = StoreReport(reader)
+                switch format {
+                case .text: Console.output(report.text)
+                case .json: Console.output(try JSONOutput.string(report))
+                case .mermaid: Console.output(MermaidRenderer().render(reader.model, entityName: entity))
+                case .dot: Console.output(DOTRenderer().render(reader.model, entityName: entity))
+                }
+                return
+            }
+            if model != nil { throw ValidationError("--model is for stores; \(input.model) is a model") }
             let (bundle, version) = try input.open()
             let model = try bundle.load(version)
             if let entity, model.entity(named: entity) == nil {
-                throw ModelError(.unknownEntity(entity, available: model.entities.map(\.name)),
-                                 at: ModelLocation(file: version.displayPath))
+                throw ModelError(.unknownEntity(entity, available: model.entities.map(\.name)), at: ModelLocation(file: version.displayPath))
             }
             switch format {
             case .text: Console.output(ModelTextRenderer().render(model, bundle: bundle, version: version, entityName: entity))

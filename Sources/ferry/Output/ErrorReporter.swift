@@ -1,17 +1,35 @@
 import ArgumentParser
+import FerryLegacy
 import FerryModel
 import Foundation
 
 /// Maps errors to one line on stderr and an exit status, in one place:
-/// usage 64, bad input data 65, missing input 66, I/O 74, findings 1 (sysexits.h).
+/// usage 64, bad input data 65, missing input 66, cannot create output 73, I/O 74, findings 1 (sysexits.h).
 enum ErrorReporter {
     static func exit(with error: any Error) -> Never {
         if let modelError = error as? ModelError {
             Console.error("ferry: error: \(modelError)")
             Foundation.exit(status(of: modelError.kind))
         }
+        if let legacyError = error as? LegacyReadError {
+            Console.error("ferry: error: \(legacyError)")
+            Foundation.exit(status(of: legacyError.kind))
+        }
+        if let outputError = error as? OutputError {
+            Console.error("ferry: error: \(outputError)")
+            Foundation.exit(73)
+        }
         // Help, --version, usage errors and ExitCode come from ArgumentParser itself.
         Ferry.exit(withError: error)
+    }
+
+    static func status(of kind: LegacyReadError.Kind) -> Int32 {
+        switch kind {
+        case .fileNotFound: return 66
+        case .unreadable: return 74
+        case .unknownEntity: return 64
+        default: return 65
+        }
     }
 
     static func status(of kind: ModelError.Kind) -> Int32 {

@@ -1,0 +1,67 @@
+import ArgumentParser
+import FerryLegacy
+import Foundation
+
+extension Ferry {
+    struct Dump: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write every record of a Core Data or SwiftData store as NDJSON or JSON.",
+            discussion: """
+                One object per record: entity, id (its id/uuid UUID attribute, else <Entity>/p<Z_PK>), pk and values \
+                (attributes by type; relationships as ids). Without --model the store's own model cache is used, or the \
+                schema is inferred from its tables, and the output says so. The store and its sidecars are never modified. \
+                Format: Formats/store-dump.md.
+
+                Examples:
+                  ferry dump Model.sqlite --model Model.xcdatamodeld > records.ndjson
+                  ferry dump Model.sqlite --entity Post --format json -o out/
+                """)
+
+        @Argument(help: "The store: an SQLite file (its -wal, if any, is read too).", completion: .file())
+        var store: String
+
+        @Option(help: ArgumentHelp("The model that made the store (.xcdatamodeld, .xcdatamodel, contents, .momd).",
+                                   valueName: "model"), completion: .file())
+        var model: String?
+
+        @Option(name: .customLong("version"), help: ArgumentHelp("Use this version of the model instead of the matched one.", valueName: "name"))
+        var versionName: String?
+
+        @Option(help: ArgumentHelp("Only this entity's records.", valueName: "name"))
+        var entity: String?
+
+        @Option(help: "Output format.")
+        var format: DumpFormat = .ndjson
+
+        @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write one file per entity into this folder.", valueName: "dir"),
+                completion: .directory)
+        var output: String?
+
+        func validate() throws {
+            if versionName != nil && model == nil { throw ValidationError("--version needs --model") }
+        }
+
+        func run() throws {
+            let reader = try CoreDataStoreReader(path: store, model: model, version: versionName)
+            Console.warn(reader.notes)
+            Console.error("ferry: schema from \(reader.schemaSource)" + (reader.versionMatch?.version.map { "; version \($0)" } ?? ""))
+            let dump = StoreDump(format: format.storeFormat, entity: entity)
+            let result: (counts: [String: Int], warnings: [String: Int])
+            if let output {
+                result = try dump.write(reader, toDirectory: output)
+            } else {
+                result = try dump.write(reader) { bytes in FileHandle.standardOutput.write(Data(copy bytes)) }
+            }
+            for (warning, count) in result.warnings.sorted(by: { $0.key < $1.key }) {
+                Console.error("ferry: warning: \(reader.path): \(warning)" + (count > 1 ? " (\(count) times)" : ""))
+            }
+            let total = result.counts.values.reduce(0, +)
+            Console.error("ferry: \(total) records from \(result.counts.count) entities" + (output.map { " written to \($0)" } ?? ""))
+        }
+    }
+}
+
+enum DumpFormat: String, ExpressibleByArgument, CaseIterable {
+    case ndjson, json
+    var storeFormat: StoreDump.Format { self == .json ? .json : .ndjson }
+}
