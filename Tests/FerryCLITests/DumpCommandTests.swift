@@ -110,6 +110,16 @@ private func snapshot(_ directory: URL) throws -> [String: Data] {
         #expect(result.stderr == "ferry: error: \(path): \(message)" + (message.hasPrefix("not an") ? " (no \"SQLite format 3\" header)\n" : "\n"))
     }
 
+    @Test func damagedStoreIsRefused() throws {
+        let directory = TemporaryDirectory()
+        var data = try Data(contentsOf: URL(fileURLWithPath: allStores.first { $0.hasSuffix("SampleModel_V2.sqlite") }!))
+        for index in stride(from: 100, to: data.count, by: 7) { data[index] ^= 0x5A }
+        let path = try directory.write(data, to: "damaged.sqlite")
+        let result = try CommandRunner.ferry(["dump", path])
+        #expect(result.status == 65)
+        #expect(result.stderr.hasPrefix("ferry: error: \(path): damaged SQLite database: "))
+    }
+
     @Test func plainSQLiteAndMismatchedModelAndPreXcode4ModelAreRefused() throws {
         let directory = TemporaryDirectory()
         let plain = directory.url.appendingPathComponent("plain.sqlite").path
