@@ -39,6 +39,13 @@ public final class CoreDataStoreBuilder {
             for root in model.entities where root.parentName == nil {
                 try db.execute(sql: "CREATE TABLE \(Self.table(root)) (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER\(columnList(root)))")
             }
+            // Core Data indexes every to-one relationship's column.
+            for root in model.entities where root.parentName == nil {
+                let columns = model.hierarchy(below: root).flatMap { $0.relationships.filter { !$0.isToMany }.map { "Z" + $0.name.uppercased() } }
+                for column in Set(columns).sorted() {
+                    try db.execute(sql: "CREATE INDEX \(Self.table(root))_\(column)_INDEX ON \(Self.table(root)) (\(column))")
+                }
+            }
             for (table, columns) in joinTables() {
                 try db.execute(sql: "CREATE TABLE \(table) (\(columns.map { "\($0) INTEGER" }.joined(separator: ", ")))")
             }

@@ -28,6 +28,10 @@ struct RecordWalker {
         for (relationship, storage) in entity.relationships {
             switch storage {
             case .foreignKey(let column, let entityColumn):
+                // The destination's UUIDs name it whatever order the entities are walked in.
+                if let destination = relationship.destinationEntity.flatMap(reader.mapping.entity(named:))?.table {
+                    try loadIdentifiers(table: destination, db: db)
+                }
                 foreignKeys.append((relationship.name, relationship.destinationEntity, columns.count, entityColumn.map { _ in columns.count + 1 }))
                 columns.append(column)
                 if let entityColumn { columns.append(entityColumn) }
