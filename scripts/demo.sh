@@ -4,15 +4,15 @@ set -uo pipefail
 ferry=${FERRY:-.build/debug/ferry}
 step() { printf '\n\033[1m$ ferry %s\033[0m\n' "$*"; "$ferry" "$@"; local status=$?; [ $status -eq 0 ] || printf '(exit status %d)\n' $status; }
 
-step inspect Samples/molten/Molten.xcdatamodeld --entity ProjectPlan
-step lint Samples/molten/Molten.xcdatamodeld --version "Molten 5"
-step lint Samples/molten/Molten.xcdatamodeld
-step diff Samples/molten/Molten.xcdatamodeld
-step lint Samples/roots/Roots.xcdatamodeld --cloudkit
-step inspect Samples/forager/Forager.xcdatamodel --format mermaid
-step inspect Samples/photoapp/PhotoApp.xcdatamodel
+step inspect Formats/legacy/Molten.xcdatamodeld --entity ProjectPlan
+step lint Formats/legacy/Molten.xcdatamodeld --version "Molten 5"
+step lint Formats/legacy/Molten.xcdatamodeld
+step diff Formats/legacy/Molten.xcdatamodeld
+step lint Formats/legacy/Roots.xcdatamodeld --cloudkit
+step inspect Formats/legacy/Forager.xcdatamodel --format mermaid
+step inspect Formats/legacy/PhotoApp.xcdatamodel
 if command -v dot >/dev/null; then
     mkdir -p out
-    "$ferry" inspect Samples/forager/Forager.xcdatamodel --format dot | dot -Tsvg -o out/forager.svg && echo && echo "wrote out/forager.svg"
+    "$ferry" inspect Formats/legacy/Forager.xcdatamodel --format dot | dot -Tsvg -o out/forager.svg && echo && echo "wrote out/forager.svg"
 fi
 exit 0

@@ -20,7 +20,7 @@ import Testing
 
     @Test func badNewModelInDiffIsNamed() throws {
         let bad = modelFixture("Bad/truncated.xml")
-        let result = try ferry("diff", "Samples/photoapp/PhotoApp.xcdatamodel", bad)
+        let result = try ferry("diff", "Formats/legacy/PhotoApp.xcdatamodel", bad)
         #expect(result.status == 65)
         #expect(result.stderr == "ferry: error: \(bad): truncated XML: the file ends at line 2 before the model is closed\n")
     }
@@ -43,7 +43,7 @@ import Testing
 
     @Test func inputsAreNeverModified() throws {
         let directory = TemporaryDirectory()
-        let source = try Data(contentsOf: TestPaths.packageRoot.appendingPathComponent("Samples/molten/Molten.xcdatamodeld/Molten 5.xcdatamodel/contents"))
+        let source = try Data(contentsOf: TestPaths.packageRoot.appendingPathComponent("Formats/legacy/Molten.xcdatamodeld/Molten 5.xcdatamodel/contents"))
         let path = try directory.write(source, to: "M.xcdatamodeld/Molten 5.xcdatamodel/contents")
         let before = try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
         for arguments in [["inspect"], ["lint"], ["inspect", "--format", "json"]] {

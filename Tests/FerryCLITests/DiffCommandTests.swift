@@ -15,7 +15,7 @@ import Testing
     }
 
     @Test func twoModelsWithChosenVersions() throws {
-        let result = try ferry("diff", "Samples/molten/Molten.xcdatamodeld", "Samples/molten/Molten.xcdatamodeld",
+        let result = try ferry("diff", "Formats/legacy/Molten.xcdatamodeld", "Formats/legacy/Molten.xcdatamodeld",
                                "--old-version", "Molten 5", "--new-version", "Molten 6", "--format", "json")
         #expect(result.status == 0)
         let pairs = try #require(try json(result)["pairs"] as? [[String: Any]])
@@ -24,18 +24,18 @@ import Testing
     }
 
     @Test func singleVersionBundleIsAUsageError() throws {
-        let result = try ferry("diff", "Samples/roots/Roots.xcdatamodeld")
+        let result = try ferry("diff", "Formats/legacy/Roots.xcdatamodeld")
         #expect(result.status == 64)
         #expect(result.stderr.contains("has one version; give two models, or a bundle with several versions"))
     }
 
     @Test func versionOptionsNeedTwoModels() throws {
-        let result = try ferry("diff", "Samples/molten/Molten.xcdatamodeld", "--old-version", "Molten 5")
+        let result = try ferry("diff", "Formats/legacy/Molten.xcdatamodeld", "--old-version", "Molten 5")
         #expect(result.status == 64)
     }
 
     @Test(.enabled(if: JSONSchemaCheck.isAvailable, "Python jsonschema is not installed (make setup installs it)"),
-          arguments: ["Samples/molten/Molten.xcdatamodeld", corpus("models/007__artsy__energy__ArtsyPartner.xcdatamodeld"),
+          arguments: ["Formats/legacy/Molten.xcdatamodeld", corpus("models/007__artsy__energy__ArtsyPartner.xcdatamodeld"),
                       corpus("models/004__objcio__core-data__Moody.xcdatamodeld")])
     func jsonMatchesThePublishedSchema(path: String) throws {
         let result = try ferry("diff", path, "--format", "json")

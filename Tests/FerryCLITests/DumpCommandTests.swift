@@ -127,8 +127,8 @@ private func snapshot(_ directory: URL) throws -> [String: Data] {
         let plainResult = try CommandRunner.ferry(["dump", plain])
         #expect(plainResult.status == 65 && plainResult.stderr.contains("not a Core Data or SwiftData store (no Z_PRIMARYKEY table)"))
 
-        let mismatch = try CommandRunner.ferry(["dump", walStore, "--model", "Samples/molten/Molten.xcdatamodeld"], in: TestPaths.packageRoot)
-        #expect(mismatch.status == 65 && mismatch.stderr.contains("the model does not describe this store: no version of Samples/molten/Molten.xcdatamodeld matches"))
+        let mismatch = try CommandRunner.ferry(["dump", walStore, "--model", "Formats/legacy/Molten.xcdatamodeld"], in: TestPaths.packageRoot)
+        #expect(mismatch.status == 65 && mismatch.stderr.contains("the model does not describe this store: no version of Formats/legacy/Molten.xcdatamodeld matches"))
         #expect(mismatch.stderr.filter { $0 == "\n" }.count == 1)
 
         let old = try CommandRunner.ferry(["inspect", walStore, "--model", "Tests/FerryModelTests/Fixtures/PreXcode4.xcdatamodel"], in: TestPaths.packageRoot)
@@ -157,7 +157,7 @@ private func snapshot(_ directory: URL) throws -> [String: Data] {
     }
 
     @Test func modelOptionIsRefusedForModels() throws {
-        let result = try CommandRunner.ferry(["inspect", "Samples/roots/Roots.xcdatamodeld", "--model", "x"], in: TestPaths.packageRoot)
+        let result = try CommandRunner.ferry(["inspect", "Formats/legacy/Roots.xcdatamodeld", "--model", "x"], in: TestPaths.packageRoot)
         #expect(result.status == 64)
     }
 }

@@ -4,14 +4,14 @@ import Testing
 
 @Suite struct InspectCommandTests {
     @Test func textShowsTheCurrentVersion() throws {
-        let result = try ferry("inspect", "Samples/molten/Molten.xcdatamodeld")
+        let result = try ferry("inspect", "Formats/legacy/Molten.xcdatamodeld")
         #expect(result.status == 0 && result.stderr.isEmpty)
-        #expect(result.stdout.hasPrefix(#"Samples/molten/Molten.xcdatamodeld — version "Molten 6" (current, from .xccurrentversion; 2 versions: Molten 5, Molten 6)"#))
+        #expect(result.stdout.hasPrefix(#"Formats/legacy/Molten.xcdatamodeld — version "Molten 6" (current, from .xccurrentversion; 2 versions: Molten 5, Molten 6)"#))
         #expect(result.stdout.contains("Entity ProjectTag"))
     }
 
     @Test func versionOptionPicksAnotherVersion() throws {
-        let result = try ferry("inspect", "Samples/molten/Molten.xcdatamodeld", "--version", "Molten 5", "--format", "json")
+        let result = try ferry("inspect", "Formats/legacy/Molten.xcdatamodeld", "--version", "Molten 5", "--format", "json")
         #expect(result.status == 0)
         let document = try json(result)
         #expect((document["source"] as? [String: Any])?["version"] as? String == "Molten 5")
@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func unknownVersionIsAUsageError() throws {
-        let result = try ferry("inspect", "Samples/molten/Molten.xcdatamodeld", "--version", "Molten 7")
+        let result = try ferry("inspect", "Formats/legacy/Molten.xcdatamodeld", "--version", "Molten 7")
         #expect(result.status == 64)
         #expect(result.stderr.contains(#"no version "Molten 7"; versions: Molten 5, Molten 6"#))
     }
@@ -47,7 +47,7 @@ import Testing
 
     @Test(arguments: ["mermaid", "dot"])
     func diagramsAreWritten(format: String) throws {
-        let result = try ferry("inspect", "Samples/forager/Forager.xcdatamodel", "--format", format)
+        let result = try ferry("inspect", "Formats/legacy/Forager.xcdatamodel", "--format", format)
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix(format == "dot" ? "digraph" : "erDiagram"))
         #expect(result.stdout.contains("Recipe"))
@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test(.enabled(if: JSONSchemaCheck.isAvailable, "Python jsonschema is not installed (make setup installs it)"),
-          arguments: [modelFixture("Everything.xcdatamodel"), "Samples/molten/Molten.xcdatamodeld",
+          arguments: [modelFixture("Everything.xcdatamodel"), "Formats/legacy/Molten.xcdatamodeld",
                       corpus("models/001__SwiftGen__SwiftGen__Model.xcdatamodeld"), corpus("models/053__phimage__MomXML__Model.xcdatamodel")])
     func jsonMatchesThePublishedSchema(path: String) throws {
         let result = try ferry("inspect", path, "--format", "json")

@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct LintCommandTests {
     @Test func errorFindingsExitWithOne() throws {
-        let result = try ferry("lint", "Samples/roots/Roots.xcdatamodeld", "--cloudkit")
+        let result = try ferry("lint", "Formats/legacy/Roots.xcdatamodeld", "--cloudkit")
         #expect(result.status == 1)
         #expect(result.stdout.contains("error: Assignment: has uniqueness constraints (id) [cloudkit-uniqueness-constraint]"))
         #expect(result.stdout.contains("    hint: "))
@@ -13,13 +13,13 @@ import Testing
     }
 
     @Test func warningsAloneExitWithZero() throws {
-        let result = try ferry("lint", "Samples/molten/Molten.xcdatamodeld", "--version", "Molten 5")
+        let result = try ferry("lint", "Formats/legacy/Molten.xcdatamodeld", "--version", "Molten 5")
         #expect(result.status == 0)
         #expect(result.stdout.contains("warning: ProjectLog.glass_items_data: stores a collection in one blob"))
     }
 
     @Test func cleanModelSaysSo() throws {
-        let result = try ferry("lint", "Samples/molten/Molten.xcdatamodeld")
+        let result = try ferry("lint", "Formats/legacy/Molten.xcdatamodeld")
         #expect(result.status == 0)
         #expect(result.stdout.hasSuffix("CloudKit rules on: the model is marked usedWithCloudKit\nno findings\n"))
     }
@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test(.enabled(if: JSONSchemaCheck.isAvailable, "Python jsonschema is not installed (make setup installs it)"),
-          arguments: [modelFixture("Everything.xcdatamodel"), "Samples/roots/Roots.xcdatamodeld", corpus("seedapps/molten/Molten6__contents.xml")])
+          arguments: [modelFixture("Everything.xcdatamodel"), "Formats/legacy/Roots.xcdatamodeld", corpus("seedapps/molten/Molten6__contents.xml")])
     func jsonMatchesThePublishedSchema(path: String) throws {
         let result = try ferry("lint", path, "--format", "json", "--cloudkit")
         #expect(try JSONSchemaCheck.errors(in: result.stdoutData, schema: "lint.schema.json") == [])
