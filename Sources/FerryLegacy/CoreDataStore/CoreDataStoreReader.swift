@@ -63,7 +63,23 @@ public final class CoreDataStoreReader: @unchecked Sendable {
     ///   - version: a version of that model to use instead of the matched one.
     /// - Throws: ``LegacyReadError`` for unreadable or non-Core Data stores and for a model
     ///   that does not describe the store; `ModelError` for an unreadable model.
-    public init(path: String, model modelPath: String? = nil, version: String? = nil) throws {
+    public convenience init(path: String, model modelPath: String? = nil, version: String? = nil) throws {
+        try self.init(path: path, choice: modelPath.map { .file($0) }, version: version)
+    }
+
+    /// Reads a store with one of `versions`, a model known without a file (such as the legacy
+    /// models Ferry ships), picked by ``VersionMatcher``.
+    /// - Throws: ``LegacyReadError`` `.modelMismatch` when no version describes the store.
+    public convenience init(path: String, versions: [CandidateVersion], label: String) throws {
+        try self.init(path: path, choice: .versions(label: label, versions), version: nil)
+    }
+
+    private enum ModelChoice {
+        case file(String)
+        case versions(label: String, [CandidateVersion])
+    }
+
+    private init(path: String, choice: ModelChoice?, version: String?) throws {
         self.path = path
         file = try StoreFile(path: path)
         let (metadata, schema, cache) = try file.read { db in
@@ -74,7 +90,7 @@ public final class CoreDataStoreReader: @unchecked Sendable {
         }
         self.metadata = metadata
         self.schema = schema
-        let resolved = try Self.resolveModel(modelPath, version: version, cache: cache, metadata: metadata, schema: schema,
+        let resolved = try Self.resolveModel(choice, version: version, cache: cache, metadata: metadata, schema: schema,
                                              file: file, path: path)
         model = resolved.model
         schemaSource = resolved.source
@@ -97,9 +113,9 @@ public final class CoreDataStoreReader: @unchecked Sendable {
 
     /// The model to read the store with: the given model at its matched (or chosen) version,
     /// else the store's model cache, else one inferred from the tables.
-    private static func resolveModel(_ modelPath: String?, version: String?, cache: Data?, metadata: StoreMetadata,
+    private static func resolveModel(_ choice: ModelChoice?, version: String?, cache: Data?, metadata: StoreMetadata,
                                      schema: StoreSchema, file: StoreFile, path: String) throws -> ResolvedModel {
-        guard let modelPath else {
+        guard let choice else {
             let inferred = { () throws -> DataModel in try file.read { db in try SchemaInference.model(of: schema, db: db, file: path) } }
             guard let cache else {
                 return ResolvedModel(model: try inferred(), source: .inferred, match: nil, notes: [])
@@ -115,7 +131,11 @@ public final class CoreDataStoreReader: @unchecked Sendable {
                                                versions: [CandidateVersion(name: "model cache", model: model)])
             return ResolvedModel(model: model, source: .modelCache, match: match, notes: match.notes)
         }
-        let candidates = try Self.candidates(modelPath)
+        let (modelPath, candidates): (String, [CandidateVersion])
+        switch choice {
+        case .file(let path): (modelPath, candidates) = (path, try Self.candidates(path))
+        case .versions(let label, let versions): (modelPath, candidates) = (label, versions)
+        }
         let match = VersionMatcher().match(metadata: metadata, schema: schema, versions: candidates)
         let chosen: CandidateVersion
         if let version {
