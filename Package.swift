@@ -8,11 +8,14 @@ let package = Package(
         .library(name: "FerryJSON", targets: ["FerryJSON"]),
         .library(name: "FerryModel", targets: ["FerryModel"]),
         .library(name: "FerryLegacy", targets: ["FerryLegacy"]),
+        .library(name: "FerryCanonical", targets: ["FerryCanonical"]),
+        .library(name: "FerryStore", targets: ["FerryStore"]),
         .executable(name: "ferry", targets: ["ferry"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // JSON values, a strict reader and a deterministic writer, shared by every layer below.
@@ -27,6 +30,24 @@ let package = Package(
             dependencies: ["FerryModel", "FerryJSON", .product(name: "GRDB", package: "GRDB.swift")]
         ),
 
+        // libarchive, through a module map and a shim that re-exports the AE_IF* constants.
+        .systemLibrary(name: "CLibArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+        // Reading and writing archives (zip, tar, tar.zst) over libarchive.
+        .target(name: "FerryArchive", dependencies: ["CLibArchive"]),
+
+        // Canonical recipe / project / log models and the per-app normalizers that make them.
+        .target(
+            name: "FerryCanonical",
+            dependencies: ["FerryLegacy", "FerryJSON", "FerryArchive", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+
+        // The canonical SQLite store: schema migrations, upserting batches, backups.
+        .target(
+            name: "FerryStore",
+            dependencies: ["FerryCanonical", "FerryJSON", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "Crypto", package: "swift-crypto")]
+        ),
+
         // The command-line tool: a thin layer over the libraries.
         .executableTarget(
             name: "ferry",
@@ -34,9 +55,14 @@ let package = Package(
                 "FerryModel",
                 "FerryLegacy",
                 "FerryJSON",
+                "FerryCanonical",
+                "FerryStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+
+        // Writes the sample stores in Samples/ (`make samples`).
+        .executableTarget(name: "make-sample-stores", dependencies: ["FerryTestSupport"], path: "Tools/make-sample-stores"),
 
         // Tests
         .target(

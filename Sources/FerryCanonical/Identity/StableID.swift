@@ -1,0 +1,36 @@
+import Crypto
+import Foundation
+
+/// Ids for records the legacy data gives none (store rows, blob items, tags): name-based
+/// UUIDs (RFC 9562 version 5) of what identifies them, so that converting the same input
+/// again gives the same ids and upserts instead of duplicating.
+///
+/// For example:
+/// ```swift
+/// StableID.make("molten", "ProjectPlan/p3", "material", "2")   // always the same UUID
+/// ```
+public enum StableID {
+    /// Ferry's namespace UUID; fixed forever, or every derived id would change.
+    static let namespace: [UInt8] = [0x6B, 0x1E, 0x3F, 0x0A, 0x52, 0x7D, 0x4C, 0x91, 0x8E, 0x2B, 0x3A, 0x64, 0x0F, 0x9C, 0x11, 0xD5]
+
+    public static func make(_ parts: String...) -> String {
+        make(parts)
+    }
+
+    public static func make(_ parts: [String]) -> String {
+        var hasher = Insecure.SHA1()
+        hasher.update(data: namespace)
+        hasher.update(data: Array(parts.joined(separator: "\u{1F}").utf8))
+        var bytes = Array(hasher.finalize().prefix(16))
+        bytes[6] = (bytes[6] & 0x0F) | 0x50
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        let hex = bytes.map { String(format: "%02X", $0) }.joined()
+        return [hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4), hex.dropFirst(20)]
+            .joined(separator: "-")
+    }
+
+    /// The canonical form of a UUID text (upper case), or nil when it is not a UUID.
+    public static func normalized(_ text: String) -> String? {
+        UUID(uuidString: text.trimmingCharacters(in: .whitespaces))?.uuidString
+    }
+}

@@ -1,0 +1,95 @@
+import FerryJSON
+import FerryLegacy
+import Foundation
+
+/// How a conversion reads its inputs.
+public struct ConversionOptions: Sendable {
+    /// The app the inputs come from; nil detects it per input.
+    public var from: LegacyApp?
+    /// A model for stores of apps Ferry does not know.
+    public var model: String?
+    public var keepGoing: Bool
+    public var epoch: LegacyDateDecoder.Epoch
+
+    public init(from: LegacyApp? = nil, model: String? = nil, keepGoing: Bool = false, epoch: LegacyDateDecoder.Epoch = .automatic) {
+        self.from = from
+        self.model = model
+        self.keepGoing = keepGoing
+        self.epoch = epoch
+    }
+}
+
+/// Reads every input and normalizes it into one canonical batch: files and folders, each
+/// file's kind detected from its name and content (or fixed by `from`).
+///
+/// For example:
+/// ```swift
+/// let context = try Converter(options: ConversionOptions()).convert(["Samples/roots"], report: report)
+/// context.batch.projects.count
+/// ```
+public struct Converter {
+    public var options: ConversionOptions
+
+    public init(options: ConversionOptions) {
+        self.options = options
+    }
+
+    /// - Throws: ``ConversionError`` for unreadable inputs and, without `keepGoing`, for the
+    ///   first bad record; `LegacyReadError` for unreadable stores.
+    public func convert(_ inputs: [String], report: ReportBuilder) throws -> ConversionContext {
+        let context = ConversionContext(dates: LegacyDateDecoder(epoch: options.epoch), report: report, keepGoing: options.keepGoing)
+        let files = try InputScanner(from: options.from).scan(inputs)
+        var roots: [(RootsFileKind, String)] = []
+        for (path, kind, named) in files {
+            switch kind {
+            case .roots(let fileKind):
+                roots.append((fileKind, path))
+            case .copy(let original):
+                report.skipped(path, reason: "a conflict or backup copy of \(original); name it to convert it")
+            case .unrecognized(let reason):
+                if named, options.from == nil {
+                    throw ConversionError(.notRecognized("\(reason); use --from to say which app it comes from"), at: RecordLocation(file: path))
+                }
+                report.skipped(path, reason: reason)
+            default:
+                try convert(path, kind: kind, context: context)
+            }
+        }
+        // Roots files refer to each other: courses first, then what hangs on them.
+        for fileKind in RootsFileKind.order {
+            for (kind, path) in roots where kind == fileKind {
+                let documents = try JSONDocuments.read(path)
+                let before = context.batch.recordCount
+                try RootsNormalizer(context: context).convert(kind, documents)
+                report.input(path, detected: InputKind.roots(kind).description, records: context.batch.recordCount - before)
+            }
+        }
+        return context
+    }
+
+    private func convert(_ path: String, kind: InputKind, context: ConversionContext) throws {
+        let before = context.batch.recordCount
+        switch kind {
+        case .brewGuideJSON:
+            try BrewGuideNormalizer(context: context).convert(try JSONDocuments.read(path))
+        case .moltenPlanJSON:
+            try MoltenNormalizer(context: context).convertPlanJSON(try JSONDocuments.read(path), images: [:])
+        case .moltenExport:
+            try MoltenNormalizer(context: context).convertExport(path)
+        case .moltenCatalog:
+            try MoltenNormalizer(context: context).convertCatalog(try JSONDocuments.read(path))
+        case .store:
+            let detected = try StoreNormalizer(context: context, options: options).convert(path)
+            context.report.input(path, detected: detected, records: context.batch.recordCount - before)
+            return
+        default:
+            return
+        }
+        context.report.input(path, detected: kind.description, records: context.batch.recordCount - before)
+    }
+}
+
+extension CanonicalBatch {
+    /// Top-level records: recipes, projects, logs and catalog items.
+    public var recordCount: Int { recipes.count + projects.count + logs.count + catalog.count }
+}

@@ -1,0 +1,66 @@
+import FerryJSON
+import FerryLegacy
+import Foundation
+
+/// The records of a JSON input file: the elements of a top-level array, the lines of an
+/// NDJSON file, or a single object. Each comes with its record number (1-based) for messages.
+public struct JSONDocuments: Sendable {
+    public var path: String
+    public var records: [(number: Int, value: JSONValue)]
+    /// The whole document when it was one value (for files with a fixed top-level shape).
+    public var document: JSONValue?
+
+    /// Files larger than this are refused rather than read into memory.
+    public static let maximumSize = 2 << 30
+
+    /// - Throws: ``ConversionError`` naming the file, and the line and path of malformed JSON.
+    public static func read(_ path: String) throws(ConversionError) -> JSONDocuments {
+        let file = RecordLocation(file: path)
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
+        } catch {
+            let exists = FileManager.default.fileExists(atPath: path)
+            throw ConversionError(.unreadable(exists ? (error as NSError).localizedDescription : "no such file or directory"), at: file)
+        }
+        guard data.count <= maximumSize else { throw ConversionError(.unreadable("larger than \(maximumSize) bytes"), at: file) }
+        return try parse(data, path: path)
+    }
+
+    public static func parse(_ data: Data, path: String) throws(ConversionError) -> JSONDocuments {
+        let bytes = [UInt8](data)
+        do {
+            let value = try JSONReader().read(bytes)
+            switch value {
+            case .array(let elements):
+                return JSONDocuments(path: path, records: elements.enumerated().map { ($0.offset + 1, $0.element) }, document: value)
+            default:
+                return JSONDocuments(path: path, records: [(1, value)], document: value)
+            }
+        } catch let whole {
+            // More than one value: NDJSON, one record per non-empty line.
+            guard whole.kind == .trailingContent else { throw malformed(whole, path: path) }
+            var records: [(Int, JSONValue)] = []
+            var lineNumber = 0
+            for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
+                lineNumber += 1
+                let trimmed = line.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+                if trimmed.isEmpty { continue }
+                do {
+                    records.append((lineNumber, try JSONReader().read(Array(line))))
+                } catch {
+                    var located = error
+                    located.line = lineNumber
+                    throw malformed(located, path: path, record: lineNumber)
+                }
+            }
+            return JSONDocuments(path: path, records: records, document: nil)
+        }
+    }
+
+    static func malformed(_ error: JSONReadError, path: String, record: Int? = nil) -> ConversionError {
+        var location = RecordLocation(file: path, record: record)
+        if !error.path.isEmpty { location.field = error.displayPath }
+        return ConversionError(.malformedJSON("line \(error.line), column \(error.column): \(error.message)"), at: location)
+    }
+}

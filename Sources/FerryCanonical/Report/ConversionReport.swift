@@ -1,0 +1,83 @@
+/// What a conversion did, for people (a summary on stderr) and scripts (`--report FILE`,
+/// schema `Formats/json/conversion-report.schema.json`).
+public struct ConversionReport: Sendable, Encodable {
+    public struct Input: Sendable, Encodable, Hashable {
+        public var path: String
+        /// What Ferry took it for: `roots tasks`, `molten store`, `brewguide DTO JSON`, …
+        public var detected: String
+        public var records: Int
+    }
+
+    public struct Skipped: Sendable, Encodable, Hashable {
+        public var path: String
+        public var reason: String
+    }
+
+    public struct Synthesized: Sendable, Encodable, Hashable {
+        public var table: String
+        public var field: String
+        /// How the value was made: `modification time of tasks.json`, `semester term and start year`.
+        public var from: String
+        public var count: Int
+    }
+
+    public struct Reconstructed: Sendable, Encodable, Hashable {
+        public var log: String
+        public var from: String
+        public var fields: [String]
+    }
+
+    public struct Dangling: Sendable, Encodable, Hashable {
+        public var file: String
+        public var record: String
+        public var field: String
+        public var value: String
+        /// What Ferry did: the link is left empty and the id kept in extras.
+        public var action: String
+    }
+
+    public struct UnknownEnum: Sendable, Encodable, Hashable {
+        public var file: String
+        public var field: String
+        public var value: String
+        public var mappedTo: String
+        public var count: Int
+    }
+
+    public struct Extra: Sendable, Encodable, Hashable {
+        public var app: String
+        public var entity: String
+        public var field: String
+        public var count: Int
+    }
+
+    public struct Rejected: Sendable, Encodable, Hashable {
+        public var file: String
+        public var record: Int?
+        public var key: String?
+        public var field: String?
+        public var message: String
+    }
+
+    public var format = "ferry.conversion/1"
+    public var store: String
+    public var dryRun: Bool
+    public var inputs: [Input] = []
+    public var skipped: [Skipped] = []
+    /// Rows written (or that would be, with --dry-run) per canonical table.
+    public var counts: [String: Int] = [:]
+    public var synthesized: [Synthesized] = []
+    public var reconstructedSnapshots: [Reconstructed] = []
+    public var danglingReferences: [Dangling] = []
+    public var unknownEnumValues: [UnknownEnum] = []
+    /// Legacy fields with no canonical column, kept in the rows' extras.
+    public var extras: [Extra] = []
+    public var rejected: [Rejected] = []
+    public var backup: String?
+    public var warnings: [String] = []
+
+    public init(store: String, dryRun: Bool) {
+        self.store = store
+        self.dryRun = dryRun
+    }
+}

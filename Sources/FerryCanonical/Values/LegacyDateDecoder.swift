@@ -1,0 +1,78 @@
+import FerryJSON
+import Foundation
+
+/// Reads the date forms legacy data holds: numbers of seconds since 2001 (what `JSONEncoder`
+/// writes by default), Unix seconds, Unix milliseconds, ISO 8601 with or without zone or
+/// fraction, and `YYYY-MM-DD`.
+///
+/// A bare number is ambiguous. Read as seconds since 2001 it must land in a plausible range
+/// (1990–2100); read as Unix seconds a 2001-based value lands near 1960–1990. So: numbers over
+/// 1e11 are milliseconds; a number that as 2001-based seconds falls in 1990…2100 is
+/// 2001-based, unless the caller says otherwise; else Unix seconds.
+public struct LegacyDateDecoder: Sendable {
+    public enum Epoch: String, Sendable, CaseIterable {
+        case automatic = "auto", referenceDate2001 = "2001", unixSeconds = "unix", unixMilliseconds = "unix-ms"
+    }
+
+    public var epoch: Epoch
+
+    public init(epoch: Epoch = .automatic) {
+        self.epoch = epoch
+    }
+
+    static let referenceOffset: Double = 978_307_200
+    static let plausible: ClosedRange<Double> = 631_152_000...4_102_444_800   // 1990 … 2100
+
+    /// Unix seconds of the value, or nil when it is no date form.
+    public func unixSeconds(_ value: JSONValue) -> Double? {
+        switch value {
+        case .number(let number):
+            guard let raw = number.double else { return nil }
+            return unixSeconds(number: raw)
+        case .string(let text):
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            if let iso = Self.iso8601(trimmed) { return iso }
+            if let raw = Double(trimmed) { return unixSeconds(number: raw) }
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    public func unixSeconds(number raw: Double) -> Double? {
+        guard raw.isFinite else { return nil }
+        switch epoch {
+        case .referenceDate2001: return raw + Self.referenceOffset
+        case .unixSeconds: return raw
+        case .unixMilliseconds: return raw / 1000
+        case .automatic:
+            if abs(raw) > 1e11 { return raw / 1000 }
+            if Self.plausible.contains(raw + Self.referenceOffset) { return raw + Self.referenceOffset }
+            return raw
+        }
+    }
+
+    /// ISO 8601 (`2025-10-20T08:30:00Z`, `…+02:00`, `…T08:30:00.123`, no zone = UTC) or `YYYY-MM-DD`.
+    public static func iso8601(_ text: String) -> Double? {
+        let pattern = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/
+        guard let match = text.wholeMatch(of: pattern) else { return nil }
+        guard let year = Int(match.1), let month = Int(match.2), let day = Int(match.3),
+              (1...12).contains(month), (1...31).contains(day) else { return nil }
+        let hour = match.4.flatMap { Int($0) } ?? 0, minute = match.5.flatMap { Int($0) } ?? 0
+        let second = match.6.flatMap { Int($0) } ?? 0
+        guard hour < 24, minute < 60, second < 61 else { return nil }
+        var parts = DateComponents()
+        (parts.year, parts.month, parts.day, parts.hour, parts.minute, parts.second) = (year, month, day, hour, minute, second)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        guard let date = calendar.date(from: parts), calendar.component(.day, from: date) == day else { return nil }
+        var seconds = date.timeIntervalSince1970
+        if let fraction = match.7 { seconds += Double("0." + fraction) ?? 0 }
+        if let zone = match.8, zone != "Z" {
+            let digits = zone.dropFirst().replacingOccurrences(of: ":", with: "")
+            let offset = (Int(digits.prefix(2)) ?? 0) * 3600 + (Int(digits.suffix(2)) ?? 0) * 60
+            seconds -= Double(zone.hasPrefix("-") ? -offset : offset)
+        }
+        return seconds
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import GRDB
+
+/// Verified, timestamped, rotated copies of a store, taken before anything overwrites it:
+/// `data.ferry` is copied to `data.ferry.backups/data-20261122T101500.123Z.ferry` with SQLite's
+/// backup API (a consistent snapshot even while another process reads it), checked with
+/// `PRAGMA integrity_check` and by comparing row counts, flushed to disk, and only then given
+/// its name. The oldest copies beyond `keep` are removed.
+public struct StoreBackup: Sendable {
+    public var keep: Int
+
+    public init(keep: Int = 5) {
+        self.keep = max(1, keep)
+    }
+
+    /// The folder that holds a store's backups.
+    public static func folder(for storePath: String) -> String {
+        storePath + ".backups"
+    }
+
+    /// Copies the store and returns the backup's path.
+    /// - Throws: ``StoreError`` `.backup` naming what failed; the store is untouched either way.
+    @discardableResult
+    public func backUp(_ storePath: String, now: Date = Date()) throws -> String {
+        let folder = Self.folder(for: storePath)
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw StoreError(.backup("cannot create \(folder): \((error as NSError).localizedDescription)"), path: storePath)
+        }
+        let final = uniqueName(in: folder, store: storePath, now: now)
+        let temporary = (folder as NSString).appendingPathComponent(".\((final as NSString).lastPathComponent).partial")
+        unlink(temporary)
+        do {
+            var configuration = Configuration()
+            configuration.readonly = true
+            let source = try DatabaseQueue(path: storePath, configuration: configuration)
+            let copy = try DatabaseQueue(path: temporary)
+            try source.backup(to: copy)
+            let expected = try Self.rowCounts(source)
+            let problems = try copy.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") }.filter { $0 != "ok" }
+            let found = try Self.rowCounts(copy)
+            try copy.close()
+            try source.close()
+            guard problems.isEmpty else { throw StoreError(.backup("the copy fails its integrity check: \(problems.prefix(2).joined(separator: "; "))"), path: storePath) }
+            guard expected == found else { throw StoreError(.backup("the copy's row counts differ from the store's"), path: storePath) }
+            try FileSync.flush(temporary)
+            guard rename(temporary, final) == 0 else {
+                throw StoreError(.backup("cannot name the copy \(final): \(String(cString: strerror(errno)))"), path: storePath)
+            }
+            FileSync.flushFolder(folder)
+        } catch let error as StoreError {
+            unlink(temporary)
+            throw error
+        } catch let error as DatabaseError {
+            unlink(temporary)
+            throw StoreError(.backup(error.message ?? "\(error.resultCode)"), path: storePath)
+        } catch {
+            unlink(temporary)
+            throw StoreError(.backup("\(error)"), path: storePath)
+        }
+        rotate(folder, store: storePath)
+        return final
+    }
+
+    /// The store's backups, oldest first.
+    public static func backups(of storePath: String) -> [String] {
+        let folder = folder(for: storePath)
+        let (stem, _) = nameParts(storePath)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.filter { $0.hasPrefix(stem + "-") && !$0.hasPrefix(".") }.sorted()
+            .map { (folder as NSString).appendingPathComponent($0) }
+    }
+
+    private func rotate(_ folder: String, store: String) {
+        let all = Self.backups(of: store)
+        for old in all.dropLast(keep) { unlink(old) }
+    }
+
+    /// `<stem>-<UTC time to the millisecond>[-n].<extension>`: names sort in time order.
+    private func uniqueName(in folder: String, store: String, now: Date) -> String {
+        let (stem, pathExtension) = Self.nameParts(store)
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss.SSS'Z'"
+        let stamp = formatter.string(from: now)
+        var counter = 1
+        while true {
+            let suffix = counter == 1 ? "" : "-\(counter)"
+            let name = "\(stem)-\(stamp)\(suffix)" + (pathExtension.isEmpty ? "" : ".\(pathExtension)")
+            let path = (folder as NSString).appendingPathComponent(name)
+            if !FileManager.default.fileExists(atPath: path) { return path }
+            counter += 1
+        }
+    }
+
+    private static func nameParts(_ store: String) -> (String, String) {
+        let name = (store as NSString).lastPathComponent
+        let pathExtension = (name as NSString).pathExtension
+        return ((name as NSString).deletingPathExtension, pathExtension)
+    }
+
+    static func rowCounts(_ reader: some DatabaseReader) throws -> [String: Int] {
+        try reader.read { db in
+            var counts: [String: Int] = [:]
+            for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") {
+                counts[table] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \"\(table.replacingOccurrences(of: "\"", with: "\"\""))\"") ?? 0
+            }
+            return counts
+        }
+    }
+}
+
+/// Flushing files and folders to disk, so that a rename publishes complete contents.
+enum FileSync {
+    static func flush(_ path: String) throws {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw StoreError(.database("cannot open \(path) to flush it: \(String(cString: strerror(errno)))"), path: path) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw StoreError(.database("cannot flush \(path): \(String(cString: strerror(errno)))"), path: path) }
+    }
+
+    /// Best effort: some file systems refuse to sync a folder.
+    static func flushFolder(_ path: String) {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
+    }
+}

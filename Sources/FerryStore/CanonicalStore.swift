@@ -1,0 +1,113 @@
+import FerryCanonical
+import FerryJSON
+import Foundation
+import GRDB
+
+/// The canonical SQLite store: recipes, projects, logs and their parts, with snapshot semantics
+/// and foreign keys on. Schema: `Formats/canonical-schema.md`.
+///
+/// For example:
+/// ```swift
+/// let store = try CanonicalStore(path: "data.ferry")
+/// let counts = try store.write(batch, report: report)
+/// ```
+public final class CanonicalStore: @unchecked Sendable {
+    public let path: String
+    let queue: DatabaseQueue
+    public static let schemaVersion = StoreMigrations.identifiers.count
+
+    /// Opens or creates the store and brings its schema up to date.
+    /// - Throws: ``StoreError`` when the file is not a Ferry store or is newer than this Ferry.
+    public init(path: String, readOnly: Bool = false) throws {
+        self.path = path
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.readonly = readOnly
+        configuration.busyMode = .timeout(2)
+        do {
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+            let version = try queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") ?? 0 }
+            if version > Self.schemaVersion {
+                throw StoreError(.newerSchema(found: version, known: Self.schemaVersion), path: path)
+            }
+            let tables = try queue.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") }
+            if version == 0, !tables.filter({ !$0.hasPrefix("sqlite_") && $0 != "grdb_migrations" }).isEmpty {
+                throw StoreError(.notACanonicalStore("it has tables (\(tables.prefix(4).joined(separator: ", "))) but no Ferry schema version"), path: path)
+            }
+            if !readOnly {
+                try StoreMigrations.migrator.migrate(queue)
+            }
+        } catch let error as DatabaseError {
+            throw StoreError(error, path: path, activity: "opening")
+        }
+    }
+
+    /// Whether the schema exists (a store opened read-only may be an empty file).
+    public var hasSchema: Bool {
+        (try? queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") ?? 0 }) ?? 0 > 0
+    }
+
+    /// A consistent copy into a new file, through SQLite's backup API.
+    public func copy(to destination: String) throws {
+        do {
+            let copy = try DatabaseQueue(path: destination)
+            try queue.backup(to: copy)
+            try copy.close()
+        } catch let error as DatabaseError {
+            throw StoreError(error, path: destination, activity: "copying \(path)")
+        }
+    }
+
+    /// Closes the file; the store cannot be used afterwards.
+    public func close() throws {
+        do {
+            try queue.close()
+        } catch let error as DatabaseError {
+            throw StoreError(error, path: path, activity: "closing")
+        }
+    }
+
+    /// `PRAGMA integrity_check` and `foreign_key_check`; empty when the store is sound.
+    public func check() throws -> [String] {
+        do {
+            return try queue.read { db in
+                var problems = try String.fetchAll(db, sql: "PRAGMA integrity_check").filter { $0 != "ok" }
+                for row in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check") {
+                    problems.append("foreign key: \(row[0] as String? ?? "?") row \(row[1] as Int64? ?? 0) → \(row[2] as String? ?? "?")")
+                }
+                return problems
+            }
+        } catch let error as DatabaseError {
+            throw StoreError(error, path: path, activity: "checking")
+        }
+    }
+
+    /// Rows per canonical table.
+    public func rowCounts() throws -> [String: Int] {
+        try queue.read { db in
+            var counts: [String: Int] = [:]
+            for table in CanonicalTables.all {
+                counts[table] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0
+            }
+            return counts
+        }
+    }
+
+    /// Runs `body` in a read transaction.
+    public func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try queue.read(body)
+        } catch let error as DatabaseError {
+            throw StoreError(error, path: path, activity: "reading")
+        }
+    }
+}
+
+/// The canonical tables, parents before children.
+public enum CanonicalTables {
+    public static let all = [
+        "recipe", "recipe_parameter", "recipe_step", "project", "project_step", "log", "log_snapshot",
+        "material_line", "catalog_item", "tag", "technique", "recipe_tag", "project_tag", "log_tag",
+        "project_technique", "log_technique", "reference_link", "attachment_content", "attachment", "import_run",
+    ]
+}

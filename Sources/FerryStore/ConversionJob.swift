@@ -1,0 +1,101 @@
+import FerryCanonical
+import FerryJSON
+import Foundation
+
+/// One `ferry convert`: read and normalize every input, link logs to what they used, then
+/// write the batch into the canonical store in one transaction.
+///
+/// A new store is built under a temporary name beside the target, checked, flushed and renamed
+/// into place, so that it appears whole or not at all. An existing store is first backed up
+/// (``StoreBackup``), then written in place in one transaction. A dry run writes into a
+/// throw-away copy, so that it reports the same counts and finds the same problems.
+///
+/// For example:
+/// ```swift
+/// let report = try ConversionJob(inputs: ["Samples/roots"], store: "data.ferry").run()
+/// report.counts["project"]
+/// ```
+public struct ConversionJob {
+    public var inputs: [String]
+    public var store: String
+    public var options: ConversionOptions
+    public var dryRun: Bool
+    public var backup: StoreBackup
+    public var ferryVersion: String
+
+    public init(inputs: [String], store: String, options: ConversionOptions = ConversionOptions(), dryRun: Bool = false,
+                backup: StoreBackup = StoreBackup(), ferryVersion: String = "0") {
+        self.inputs = inputs
+        self.store = store
+        self.options = options
+        self.dryRun = dryRun
+        self.backup = backup
+        self.ferryVersion = ferryVersion
+    }
+
+    /// - Throws: `ConversionError` and `LegacyReadError` for bad inputs (nothing is written),
+    ///   ``StoreError`` for a store that cannot be backed up or written (it is left as it was).
+    public func run() throws -> ConversionReport {
+        let report = ReportBuilder(store: store, dryRun: dryRun)
+        let context = try Converter(options: options).convert(inputs, report: report)
+        let exists = FileManager.default.fileExists(atPath: store)
+        let existing = exists ? try CanonicalStore(path: store, readOnly: true) : nil
+        SnapshotLinker().link(context, existing: existing ?? NoExistingRecords() as ExistingRecords)
+        try existing?.close()
+        let run = (version: ferryVersion, inputs: JSONValue.array(inputs.map { .string($0) }))
+
+        if dryRun {
+            let scratch = NSTemporaryDirectory() + "ferry-dry-run-\(UUID().uuidString).ferry"
+            defer { unlink(scratch) }
+            if exists { try StoreCopy.copy(store, to: scratch) }
+            let target = try CanonicalStore(path: scratch)
+            report.counts(try target.write(context.batch, report: report, keepGoing: options.keepGoing, run: run))
+            try target.close()
+        } else if exists {
+            report.backup(try backup.backUp(store))
+            let target = try CanonicalStore(path: store)
+            report.counts(try target.write(context.batch, report: report, keepGoing: options.keepGoing, run: run))
+            let problems = try target.check()
+            try target.close()
+            guard problems.isEmpty else { throw StoreError(.integrity(problems), path: store) }
+        } else {
+            try writeNew(context.batch, report: report, run: run)
+        }
+        return report.finish()
+    }
+
+    /// Builds a new store under a temporary name in the target's folder, then renames it into place.
+    private func writeNew(_ batch: CanonicalBatch, report: ReportBuilder, run: (version: String, inputs: JSONValue)) throws {
+        let url = URL(fileURLWithPath: store)
+        let folder = url.deletingLastPathComponent().path
+        guard FileManager.default.isWritableFile(atPath: folder) else {
+            throw StoreError(.cannotCreate("the folder \(folder) does not exist or is not writable"), path: store)
+        }
+        let temporary = (folder as NSString).appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).partial")
+        var published = false
+        defer { if !published { unlink(temporary) } }
+        let target = try CanonicalStore(path: temporary)
+        report.counts(try target.write(batch, report: report, keepGoing: options.keepGoing, run: run))
+        let problems = try target.check()
+        try target.close()
+        guard problems.isEmpty else { throw StoreError(.integrity(problems), path: store) }
+        try FileSync.flush(temporary)
+        guard !FileManager.default.fileExists(atPath: store) else {
+            throw StoreError(.cannotCreate("it appeared while converting; nothing was written"), path: store)
+        }
+        guard rename(temporary, store) == 0 else {
+            throw StoreError(.cannotCreate("cannot move the new store into place: \(String(cString: strerror(errno)))"), path: store)
+        }
+        published = true
+        FileSync.flushFolder(folder)
+    }
+}
+
+/// A consistent copy of a store through SQLite's backup API.
+enum StoreCopy {
+    static func copy(_ source: String, to destination: String) throws {
+        let reader = try CanonicalStore(path: source, readOnly: true)
+        try reader.copy(to: destination)
+        try reader.close()
+    }
+}

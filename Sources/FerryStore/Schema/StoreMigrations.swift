@@ -1,0 +1,194 @@
+import GRDB
+
+/// The canonical store's schema, as GRDB migrations. A released migration is never edited:
+/// changes come as new migrations. `PRAGMA user_version` follows the number of migrations.
+/// Specification: `Formats/canonical-schema.md`; Core Data mirror: `Formats/canonical/Ferry.xcdatamodeld`.
+enum StoreMigrations {
+    static let identifiers = ["v1-canonical"]
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-canonical") { db in
+            try db.execute(sql: v1)
+            try db.execute(sql: "PRAGMA user_version = 1")
+        }
+        return migrator
+    }
+
+    /// Upper-case UUID text: 36 characters, hyphens at 9, 14, 19, 24, no lower-case letters.
+    private static func uuid(_ column: String) -> String {
+        "CHECK (\(column) IS NULL OR (length(\(column)) = 36 AND \(column) NOT GLOB '*[^0-9A-F-]*' AND substr(\(column), 9, 1) = '-' AND substr(\(column), 24, 1) = '-'))"
+    }
+
+    static let v1 = """
+        CREATE TABLE recipe (
+          id TEXT PRIMARY KEY NOT NULL \(uuid("id")),
+          source_app TEXT NOT NULL, source_entity TEXT NOT NULL, source_key TEXT, source_file TEXT NOT NULL,
+          kind TEXT NOT NULL, method TEXT, category TEXT, title TEXT NOT NULL DEFAULT '', summary TEXT, instructions TEXT,
+          origin TEXT, is_starter INTEGER NOT NULL DEFAULT 0, source_url TEXT, author TEXT, difficulty TEXT,
+          servings REAL, prep_minutes REAL, cook_minutes REAL, estimated_minutes REAL,
+          usage_count INTEGER, last_used_at TEXT, is_favorite INTEGER NOT NULL DEFAULT 0,
+          is_archived INTEGER NOT NULL DEFAULT 0, is_valid INTEGER,
+          created_at TEXT NOT NULL, modified_at TEXT NOT NULL, deleted_at TEXT,
+          extras TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(extras))
+        ) STRICT;
+        CREATE TABLE recipe_parameter (
+          recipe_id TEXT NOT NULL REFERENCES recipe(id) ON DELETE CASCADE,
+          name TEXT NOT NULL, position INTEGER NOT NULL, value REAL, text_value TEXT, unit TEXT,
+          PRIMARY KEY (recipe_id, name)
+        ) STRICT;
+        CREATE TABLE recipe_step (
+          id TEXT PRIMARY KEY NOT NULL \(uuid("id")),
+          recipe_id TEXT NOT NULL REFERENCES recipe(id) ON DELETE CASCADE,
+          position INTEGER NOT NULL, title TEXT, instruction TEXT, kind TEXT, duration_seconds REAL, water_grams REAL,
+          is_cumulative INTEGER, estimated_minutes REAL, image_id TEXT, source_key TEXT,
+          extras TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(extras))
+        ) STRICT;
+        CREATE INDEX recipe_step_recipe ON recipe_step(recipe_id, position);
+
+        CREATE TABLE project (
+          id TEXT PRIMARY KEY NOT NULL \(uuid("id")),
+          parent_id TEXT REFERENCES project(id) ON DELETE CASCADE,
+          recipe_id TEXT REFERENCES recipe(id) ON DELETE SET NULL,
+          source_app TEXT NOT NULL, source_entity TEXT NOT NULL, source_key TEXT, source_file TEXT NOT NULL,
+          kind TEXT NOT NULL, title TEXT NOT NULL DEFAULT '', code TEXT, category TEXT, status TEXT, position INTEGER,
+          start_at TEXT, end_at TEXT, due_at TEXT, due_time_minutes INTEGER,
+          estimated_minutes REAL, min_block_minutes REAL, max_block_minutes REAL, difficulty REAL, importance REAL,
+          is_locked INTEGER NOT NULL DEFAULT 0, recurrence TEXT CHECK (recurrence IS NULL OR json_valid(recurrence)),
+          grade_weight_percent REAL, grade_possible REAL, grade_earned REAL, grade_percent REAL, grade_letter TEXT,
+          notes TEXT, is_archived INTEGER NOT NULL DEFAULT 0, completed_at TEXT,
+          created_at TEXT NOT NULL, modified_at TEXT NOT NULL, deleted_at TEXT,
+          extras TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(extras))
+        ) STRICT;
+        CREATE INDEX project_parent ON project(parent_id);
+        CREATE INDEX project_recipe ON project(recipe_id);
+        CREATE TABLE project_step (
+          id TEXT PRIMARY KEY NOT NULL \(uuid("id")),
+          project_id TEXT NOT NULL REFERENCES project(id) ON DELETE CASCADE,
+          position INTEGER NOT NULL, title TEXT, kind TEXT, estimated_minutes REAL, start_at TEXT, due_at TEXT,
+          is_completed INTEGER NOT NULL DEFAULT 0, completed_at TEXT, notes TEXT, source_key TEXT,
+          extras TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(extras))
+        ) STRICT;
+        CREATE INDEX project_step_project ON project_step(project_id, position);
+
+        CREATE TABLE log (
+          id TEXT PRIMARY KEY NOT NULL \(uuid("id")),
+          source_app TEXT NOT NULL, source_entity TEXT NOT NULL, source_key TEXT, source_file TEXT NOT NULL,
+          kind TEXT NOT NULL, title TEXT, started_at TEXT, ended_at TEXT, duration_seconds REAL, rating REAL, outcome TEXT, note TEXT,
+          recipe_id TEXT REFERENCES recipe(id) ON DELETE SET NULL,
+          project_id TEXT REFERENCES project(id) ON DELETE SET NULL,
+          created_at TEXT NOT NULL, modified_at TEXT NOT NULL,
+          extras TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(extras))
+        ) STRICT;
+        CREATE INDEX log_recipe ON log(recipe_id);
+        CREATE INDEX log_project ON log(project_id);
+        CREATE INDEX log_started ON log(started_at);
+        CREATE TABLE log_snapshot (
+          log_id TEXT PRIMARY KEY NOT NULL REFERENCES log(id) ON DELETE CASCADE,
+          source_type TEXT NOT NULL CHECK (source_type IN ('recipe', 'project')), source_id TEXT \(uuid("source_id")),
+          title TEXT, method TEXT, kind TEXT,
+          parameters TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(parameters)),
+          is_reconstructed INTEGER NOT NULL DEFAULT 0,
+          reconstructed_fields TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(reconstructed_fields))
+        ) STRICT;
+
+        CREATE TABLE material_line (
+          id TEXT PRIMARY KEY NOT NULL \(uuid("id")),
+          recipe_id TEXT REFERENCES recipe(id) ON DELETE CASCADE,
+          recipe_step_id TEXT REFERENCES recipe_step(id) ON DELETE CASCADE,
+          project_id TEXT REFERENCES project(id) ON DELETE CASCADE,
+          project_step_id TEXT REFERENCES project_step(id) ON DELETE CASCADE,
+          log_id TEXT REFERENCES log(id) ON DELETE CASCADE,
+          position INTEGER NOT NULL, catalog_key TEXT, description TEXT, quantity TEXT, unit TEXT, notes TEXT, source_key TEXT,
+          extras TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(extras)),
+          CHECK ((recipe_id IS NOT NULL) + (recipe_step_id IS NOT NULL) + (project_id IS NOT NULL)
+                 + (project_step_id IS NOT NULL) + (log_id IS NOT NULL) = 1)
+        ) STRICT;
+        CREATE INDEX material_line_recipe ON material_line(recipe_id);
+        CREATE INDEX material_line_recipe_step ON material_line(recipe_step_id);
+        CREATE INDEX material_line_project ON material_line(project_id);
+        CREATE INDEX material_line_project_step ON material_line(project_step_id);
+        CREATE INDEX material_line_log ON material_line(log_id);
+        CREATE INDEX material_line_catalog ON material_line(catalog_key);
+        CREATE TABLE catalog_item (
+          natural_key TEXT PRIMARY KEY NOT NULL,
+          source_app TEXT NOT NULL, source_file TEXT NOT NULL, name TEXT, manufacturer TEXT, code TEXT,
+          extras TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(extras))
+        ) STRICT;
+
+        CREATE TABLE tag (
+          id TEXT PRIMARY KEY NOT NULL \(uuid("id")),
+          name TEXT NOT NULL UNIQUE
+        ) STRICT;
+        CREATE TABLE technique (
+          id TEXT PRIMARY KEY NOT NULL \(uuid("id")),
+          name TEXT NOT NULL UNIQUE
+        ) STRICT;
+        CREATE TABLE recipe_tag (
+          recipe_id TEXT NOT NULL REFERENCES recipe(id) ON DELETE CASCADE,
+          tag_id TEXT NOT NULL REFERENCES tag(id) ON DELETE CASCADE,
+          position INTEGER NOT NULL, PRIMARY KEY (recipe_id, tag_id)
+        ) STRICT;
+        CREATE TABLE project_tag (
+          project_id TEXT NOT NULL REFERENCES project(id) ON DELETE CASCADE,
+          tag_id TEXT NOT NULL REFERENCES tag(id) ON DELETE CASCADE,
+          position INTEGER NOT NULL, PRIMARY KEY (project_id, tag_id)
+        ) STRICT;
+        CREATE TABLE log_tag (
+          log_id TEXT NOT NULL REFERENCES log(id) ON DELETE CASCADE,
+          tag_id TEXT NOT NULL REFERENCES tag(id) ON DELETE CASCADE,
+          position INTEGER NOT NULL, PRIMARY KEY (log_id, tag_id)
+        ) STRICT;
+        CREATE TABLE project_technique (
+          project_id TEXT NOT NULL REFERENCES project(id) ON DELETE CASCADE,
+          technique_id TEXT NOT NULL REFERENCES technique(id) ON DELETE CASCADE,
+          position INTEGER NOT NULL, PRIMARY KEY (project_id, technique_id)
+        ) STRICT;
+        CREATE TABLE log_technique (
+          log_id TEXT NOT NULL REFERENCES log(id) ON DELETE CASCADE,
+          technique_id TEXT NOT NULL REFERENCES technique(id) ON DELETE CASCADE,
+          position INTEGER NOT NULL, PRIMARY KEY (log_id, technique_id)
+        ) STRICT;
+        CREATE INDEX recipe_tag_tag ON recipe_tag(tag_id);
+        CREATE INDEX project_tag_tag ON project_tag(tag_id);
+        CREATE INDEX log_tag_tag ON log_tag(tag_id);
+        CREATE INDEX project_technique_technique ON project_technique(technique_id);
+        CREATE INDEX log_technique_technique ON log_technique(technique_id);
+
+        CREATE TABLE reference_link (
+          id TEXT PRIMARY KEY NOT NULL \(uuid("id")),
+          recipe_id TEXT REFERENCES recipe(id) ON DELETE CASCADE,
+          project_id TEXT REFERENCES project(id) ON DELETE CASCADE,
+          position INTEGER NOT NULL, url TEXT NOT NULL, title TEXT, description TEXT, added_at TEXT, source_key TEXT,
+          extras TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(extras)),
+          CHECK ((recipe_id IS NOT NULL) + (project_id IS NOT NULL) = 1)
+        ) STRICT;
+        CREATE INDEX reference_link_recipe ON reference_link(recipe_id);
+        CREATE INDEX reference_link_project ON reference_link(project_id);
+
+        CREATE TABLE attachment_content (
+          sha256 TEXT PRIMARY KEY NOT NULL CHECK (length(sha256) = 64 AND sha256 NOT GLOB '*[^0-9a-f]*'),
+          data BLOB NOT NULL
+        ) STRICT;
+        CREATE TABLE attachment (
+          id TEXT PRIMARY KEY NOT NULL \(uuid("id")),
+          recipe_id TEXT REFERENCES recipe(id) ON DELETE CASCADE,
+          project_id TEXT REFERENCES project(id) ON DELETE CASCADE,
+          log_id TEXT REFERENCES log(id) ON DELETE CASCADE,
+          position INTEGER NOT NULL, name TEXT, media_type TEXT, local_url TEXT,
+          sha256 TEXT REFERENCES attachment_content(sha256), byte_count INTEGER, added_at TEXT, tag TEXT, source_key TEXT,
+          extras TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(extras)),
+          CHECK ((recipe_id IS NOT NULL) + (project_id IS NOT NULL) + (log_id IS NOT NULL) = 1)
+        ) STRICT;
+        CREATE INDEX attachment_recipe ON attachment(recipe_id);
+        CREATE INDEX attachment_project ON attachment(project_id);
+        CREATE INDEX attachment_log ON attachment(log_id);
+        CREATE INDEX attachment_sha256 ON attachment(sha256);
+
+        CREATE TABLE import_run (
+          id TEXT PRIMARY KEY NOT NULL \(uuid("id")),
+          ferry_version TEXT NOT NULL, inputs TEXT NOT NULL CHECK (json_valid(inputs)),
+          counts TEXT NOT NULL CHECK (json_valid(counts))
+        ) STRICT;
+        """
+}

@@ -1,0 +1,109 @@
+import FerryCanonical
+import FerryJSON
+import FerryLegacy
+import Foundation
+import GRDB
+
+extension CanonicalStore {
+    /// Writes a batch in one transaction: every record is upserted by id (converting the same
+    /// input again changes nothing), each record's parts (steps, materials, tags, links,
+    /// attachments, snapshot) replace the ones it had. Foreign keys are checked at commit.
+    ///
+    /// - Parameter keepGoing: a record that fails is rolled back alone and reported; without it
+    ///   the first failure rolls everything back.
+    /// - Returns: rows written per table.
+    /// - Throws: ``StoreError``; nothing is written then.
+    @discardableResult
+    public func write(_ batch: CanonicalBatch, report: ReportBuilder? = nil, keepGoing: Bool = false,
+                      run: (version: String, inputs: JSONValue)? = nil) throws -> [String: Int] {
+        var writer = BatchWriter()
+        do {
+            try queue.write { db in
+                try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
+                for (sha256, data) in batch.attachmentContents.sorted(by: { $0.key < $1.key }) {
+                    try writer.insertContent(sha256: sha256, data: data, db: db)
+                }
+                for item in batch.catalog {
+                    try writer.guarded(item.source, keepGoing: keepGoing, report: report, db: db) { try $0.write(item, db: db) }
+                }
+                for recipe in batch.recipes {
+                    try writer.guarded(recipe.source, keepGoing: keepGoing, report: report, db: db) { try $0.write(recipe, db: db) }
+                }
+                for project in batch.projects {
+                    try writer.guarded(project.source, keepGoing: keepGoing, report: report, db: db) { try $0.write(project, db: db) }
+                }
+                for log in batch.logs {
+                    try writer.guarded(log.source, keepGoing: keepGoing, report: report, db: db) { try $0.write(log, db: db) }
+                }
+                if let run {
+                    try writer.writeRun(version: run.version, inputs: run.inputs, db: db)
+                }
+            }
+        } catch let error as DatabaseError {
+            throw StoreError(error, path: path, activity: writer.activity)
+        }
+        return writer.counts
+    }
+}
+
+/// Issues the upserts of one batch and counts the rows.
+struct BatchWriter {
+    var counts: [String: Int] = [:]
+    var activity: String?
+
+    /// Runs one record's writes in a savepoint, so that with `keepGoing` a failure loses only it.
+    mutating func guarded(_ source: SourceRef, keepGoing: Bool, report: ReportBuilder?, db: Database,
+                          _ body: (inout BatchWriter) throws -> Void) throws {
+        activity = "writing \(source.entity) \(source.key ?? "")"
+        guard keepGoing else { return try body(&self) }
+        let saved = counts
+        try db.execute(sql: "SAVEPOINT record")
+        do {
+            try body(&self)
+            try db.execute(sql: "RELEASE SAVEPOINT record")
+        } catch let error as DatabaseError {
+            try db.execute(sql: "ROLLBACK TO SAVEPOINT record")
+            try db.execute(sql: "RELEASE SAVEPOINT record")
+            counts = saved
+            report?.rejected(ConversionError(.invalidValue("cannot be stored: \(error.message ?? "\(error.resultCode)")"),
+                                             at: RecordLocation(file: source.file, key: source.key)))
+        }
+    }
+
+    mutating func upsert(_ table: String, _ values: KeyValuePairs<String, (any DatabaseValueConvertible)?>,
+                         conflict: String = "id", db: Database) throws {
+        let columns = values.map(\.key)
+        let updates = columns.filter { !conflict.split(separator: ",").map(String.init).contains($0) }
+            .map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        let sql = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+            + " ON CONFLICT(\(conflict)) DO " + (updates.isEmpty ? "NOTHING" : "UPDATE SET \(updates)")
+        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(values.map(\.value)))
+        counts[table, default: 0] += 1
+    }
+
+    func delete(_ table: String, where column: String, _ id: String, db: Database) throws {
+        try db.cachedStatement(sql: "DELETE FROM \(table) WHERE \(column) = ?").execute(arguments: [id])
+    }
+
+    static func json(_ object: JSONObject) -> String { JSONWriter.string(.object(object)) }
+
+    static func flag(_ value: Bool?) -> Int64? { value.map { $0 ? 1 : 0 } }
+
+    mutating func insertContent(sha256: String, data: Data, db: Database) throws {
+        try upsert("attachment_content", ["sha256": sha256, "data": data], conflict: "sha256", db: db)
+    }
+
+    mutating func write(_ item: CatalogItem, db: Database) throws {
+        try upsert("catalog_item", [
+            "natural_key": item.naturalKey, "source_app": item.source.app.rawValue, "source_file": item.source.file,
+            "name": item.name, "manufacturer": item.manufacturer, "code": item.code, "extras": Self.json(item.extras),
+        ], conflict: "natural_key", db: db)
+    }
+
+    mutating func writeRun(version: String, inputs: JSONValue, db: Database) throws {
+        let inputsText = JSONWriter.string(inputs)
+        let countsText = JSONWriter.string(.object(JSONObject(counts.sorted { $0.key < $1.key }.map { ($0.key, .integer($0.value)) })))
+        try upsert("import_run", ["id": StableID.make("import-run", version, inputsText), "ferry_version": version,
+                                   "inputs": inputsText, "counts": countsText], db: db)
+    }
+}
