@@ -12,17 +12,18 @@ struct Ferry: ParsableCommand {
         abstract: "Read, check and carry the data of Core Data and SwiftData apps.",
         discussion: """
             Ferry reads Core Data model files (.xcdatamodeld, .xcdatamodel, contents) and Core Data / SwiftData
-            SQLite stores without Xcode or Core Data.
+            SQLite stores without Xcode or Core Data, and converts legacy app data into one canonical store.
 
             Examples:
               ferry inspect Model.xcdatamodeld
               ferry lint Model.xcdatamodeld --cloudkit
               ferry diff Model.xcdatamodeld
               ferry dump Model.sqlite --model Model.xcdatamodeld
+              ferry convert Samples/roots Samples/molten --to data.ferry
 
             `ferry --version` prints Ferry's version.
             """,
-        subcommands: [Inspect.self, Lint.self, Diff.self, Dump.self]
+        subcommands: [Inspect.self, Lint.self, Diff.self, Dump.self, Convert.self]
     )
 
     static func main() {

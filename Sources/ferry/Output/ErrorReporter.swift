@@ -1,6 +1,8 @@
 import ArgumentParser
+import FerryCanonical
 import FerryLegacy
 import FerryModel
+import FerryStore
 import Foundation
 
 /// Maps errors to one line on stderr and an exit status, in one place:
@@ -19,6 +21,14 @@ enum ErrorReporter {
             Console.error("ferry: error: \(outputError)")
             Foundation.exit(73)
         }
+        if let conversionError = error as? ConversionError {
+            Console.error("ferry: error: \(conversionError)")
+            Foundation.exit(status(of: conversionError.kind))
+        }
+        if let storeError = error as? StoreError {
+            Console.error("ferry: error: \(storeError)")
+            Foundation.exit(status(of: storeError.kind))
+        }
         // Help, --version, usage errors and ExitCode come from ArgumentParser itself.
         Ferry.exit(withError: error)
     }
@@ -28,6 +38,23 @@ enum ErrorReporter {
         case .fileNotFound: return 66
         case .unreadable: return 74
         case .unknownEntity: return 64
+        default: return 65
+        }
+    }
+
+    static func status(of kind: ConversionError.Kind) -> Int32 {
+        switch kind {
+        case .unreadable(let reason): return reason == "no such file or directory" ? 66 : 74
+        default: return 65
+        }
+    }
+
+    /// 75 (try again later) for a locked store.
+    static func status(of kind: StoreError.Kind) -> Int32 {
+        switch kind {
+        case .cannotCreate, .backup: return 73
+        case .locked: return 75
+        case .database: return 74
         default: return 65
         }
     }

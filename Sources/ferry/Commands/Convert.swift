@@ -1,0 +1,83 @@
+import ArgumentParser
+import FerryCanonical
+import FerryLegacy
+import FerryStore
+import Foundation
+
+extension Ferry {
+    struct Convert: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Convert the five apps' legacy data into one canonical recipe / project / log store.",
+            discussion: """
+                Each input is a file or a folder (read whole: every file Ferry recognises; the others are listed as \
+                skipped). Each file's app and kind are detected from its content; --from fixes the app. Converting the same \
+                input again leaves the same store (records are upserted by id). An existing store is backed up first \
+                (verified, timestamped, rotated, in STORE.backups/); the conversion is one transaction: all or nothing, \
+                unless --keep-going, which keeps the good records and rejects the bad ones (exit status 1). Inputs are never \
+                modified. Schema: Formats/canonical-schema.md; report: Formats/json/conversion-report.schema.json.
+
+                Examples:
+                  ferry convert Samples/roots --to data.ferry
+                  ferry convert tasks.json courses.json Molten.sqlite --to data.ferry --report report.json
+                  ferry convert exports/ --to data.ferry --dry-run --keep-going
+                """)
+
+        @Argument(help: ArgumentHelp("Files or folders to convert.", valueName: "input"), completion: .file())
+        var inputs: [String]
+
+        @Option(name: .customLong("to"), help: ArgumentHelp("The canonical store to create or update.", valueName: "store"),
+                completion: .file())
+        var store: String
+
+        @Option(help: "The app the inputs come from (default: detected per input).")
+        var from: AppChoice = .auto
+
+        @Option(help: ArgumentHelp("A model for a store whose model Ferry does not know (.xcdatamodeld, .xcdatamodel, .momd).",
+                                   valueName: "model"), completion: .file())
+        var model: String?
+
+        @Option(help: ArgumentHelp("Write the conversion report as JSON to this file.", valueName: "file"), completion: .file())
+        var report: String?
+
+        @Flag(help: "Convert and report, but leave the store untouched.")
+        var dryRun = false
+
+        @Flag(help: "Keep the good records when some are bad; the bad ones are reported as rejected.")
+        var keepGoing = false
+
+        @Option(help: "How bare numbers in JSON dates count time (default: detected per value).")
+        var epoch: EpochChoice = .auto
+
+        @Option(help: ArgumentHelp("How many backups of the store to keep.", valueName: "n"))
+        var keepBackups = 5
+
+        func validate() throws {
+            guard !inputs.isEmpty else { throw ValidationError("name at least one input") }
+            guard keepBackups >= 1 else { throw ValidationError("--keep-backups must be at least 1") }
+        }
+
+        func run() throws {
+            let options = ConversionOptions(from: from.app, model: model, keepGoing: keepGoing, epoch: epoch.epoch)
+            let job = ConversionJob(inputs: inputs, store: store, options: options, dryRun: dryRun,
+                                    backup: StoreBackup(keep: keepBackups), ferryVersion: Ferry.version)
+            let result = try job.run()
+            if let report {
+                var file = try AtomicFile(path: report)
+                try file.write(Array(try ConversionSummary.json(result).utf8))
+                try file.commit()
+            }
+            Console.error(ConversionSummary.text(result))
+            if !result.rejected.isEmpty { throw ExitCode(1) }
+        }
+    }
+}
+
+enum AppChoice: String, ExpressibleByArgument, CaseIterable {
+    case auto, roots, molten, brewguide, forager, photoapp
+    var app: LegacyApp? { LegacyApp(rawValue: rawValue) }
+}
+
+enum EpochChoice: String, ExpressibleByArgument, CaseIterable {
+    case auto, y2001 = "2001", unix, unixMS = "unix-ms"
+    var epoch: LegacyDateDecoder.Epoch { LegacyDateDecoder.Epoch(rawValue: rawValue) ?? .automatic }
+}
