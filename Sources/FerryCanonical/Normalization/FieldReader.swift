@@ -38,6 +38,11 @@ public struct FieldReader {
 
     public func has(_ key: String) -> Bool { member(key) != nil }
 
+    /// A value read without using it up: it stays in the extras too.
+    public func peek(_ keys: String...) -> JSONValue? {
+        member(resolve(keys)).flatMap { $0.value.isNull ? nil : $0.value }
+    }
+
     /// The first of several names a field has had that the record uses (the legacy formats
     /// renamed fields between versions: `order_index`, `orderIndex`), else the first name.
     func resolve(_ keys: [String]) -> String {

@@ -5,10 +5,10 @@ import Foundation
 /// writes by default), Unix seconds, Unix milliseconds, ISO 8601 with or without zone or
 /// fraction, and `YYYY-MM-DD`.
 ///
-/// A bare number is ambiguous. Read as seconds since 2001 it must land in a plausible range
-/// (1990–2100); read as Unix seconds a 2001-based value lands near 1960–1990. So: numbers over
-/// 1e11 are milliseconds; a number that as 2001-based seconds falls in 1990…2100 is
-/// 2001-based, unless the caller says otherwise; else Unix seconds.
+/// A bare number is ambiguous. Numbers over 1e11 are milliseconds. A number that read as
+/// seconds since 2001 lands in 1990…2044 is 2001-based (JSONEncoder's default, what the apps
+/// write); else it is Unix seconds: today's Unix times (1.7e9) would land after 2050 read the
+/// other way. Unix times before 2015 are the blind spot: `--epoch` decides for them.
 public struct LegacyDateDecoder: Sendable {
     public enum Epoch: String, Sendable, CaseIterable {
         case automatic = "auto", referenceDate2001 = "2001", unixSeconds = "unix", unixMilliseconds = "unix-ms"
@@ -21,7 +21,7 @@ public struct LegacyDateDecoder: Sendable {
     }
 
     static let referenceOffset: Double = 978_307_200
-    static let plausible: ClosedRange<Double> = 631_152_000...4_102_444_800   // 1990 … 2100
+    static let plausible: ClosedRange<Double> = 631_152_000...2_366_841_599   // 1990-01-01 … 2044-12-31
 
     /// Unix seconds of the value, or nil when it is no date form.
     public func unixSeconds(_ value: JSONValue) -> Double? {

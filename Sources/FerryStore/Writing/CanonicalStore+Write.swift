@@ -46,9 +46,11 @@ extension CanonicalStore {
     }
 }
 
-/// Issues the upserts of one batch and counts the rows.
+/// Issues the upserts of one batch and counts the rows: each row once, however often it is
+/// written (a tag shared by several records is one row).
 struct BatchWriter {
-    var counts: [String: Int] = [:]
+    private var written: [String: Set<String>] = [:]
+    var counts: [String: Int] { written.mapValues(\.count) }
     var activity: String?
 
     /// Runs one record's writes in a savepoint, so that with `keepGoing` a failure loses only it.
@@ -56,7 +58,7 @@ struct BatchWriter {
                           _ body: (inout BatchWriter) throws -> Void) throws {
         activity = "writing \(source.entity) \(source.key ?? "")"
         guard keepGoing else { return try body(&self) }
-        let saved = counts
+        let saved = written
         try db.execute(sql: "SAVEPOINT record")
         do {
             try body(&self)
@@ -64,7 +66,7 @@ struct BatchWriter {
         } catch let error as DatabaseError {
             try db.execute(sql: "ROLLBACK TO SAVEPOINT record")
             try db.execute(sql: "RELEASE SAVEPOINT record")
-            counts = saved
+            written = saved
             report?.rejected(ConversionError(.invalidValue("cannot be stored: \(error.message ?? "\(error.resultCode)")"),
                                              at: RecordLocation(file: source.file, key: source.key)))
         }
@@ -78,7 +80,9 @@ struct BatchWriter {
         let sql = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
             + " ON CONFLICT(\(conflict)) DO " + (updates.isEmpty ? "NOTHING" : "UPDATE SET \(updates)")
         try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(values.map(\.value)))
-        counts[table, default: 0] += 1
+        let keyColumns = conflict.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let key = values.filter { keyColumns.contains($0.key) }.map { $0.value.map { "\($0.databaseValue)" } ?? "NULL" }.joined(separator: "\u{1F}")
+        written[table, default: []].insert(key)
     }
 
     func delete(_ table: String, where column: String, _ id: String, db: Database) throws {

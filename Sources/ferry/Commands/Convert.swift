@@ -18,7 +18,8 @@ extension Ferry {
 
                 Examples:
                   ferry convert Samples/roots --to data.ferry
-                  ferry convert tasks.json courses.json Molten.sqlite --to data.ferry --report report.json
+                  ferry convert courses.json tasks.json Molten.sqlite --to data.ferry
+                  ferry convert exports/ --to data.ferry --report report.json
                   ferry convert exports/ --to data.ferry --dry-run --keep-going
                 """)
 

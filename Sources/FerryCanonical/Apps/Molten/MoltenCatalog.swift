@@ -25,10 +25,9 @@ extension MoltenNormalizer {
         if let declared, declared != items.count {
             context.report.warning("\((file as NSString).lastPathComponent): item_count says \(declared) but \(items.count) items are listed")
         }
-        let header = fields.extras.members.map { "\($0.key) \($0.value.string ?? $0.value.kindName)" }
-        if !header.isEmpty {
-            context.report.warning("\((file as NSString).lastPathComponent): file header (\(header.joined(separator: ", "))) is kept on no record")
-        }
+        // Which catalog an item came from (its version and date) stays with the item.
+        var header = fields.extras
+        if let declared { header["item_count"] = .integer(declared) }
         let name = (file as NSString).lastPathComponent
         for (index, value) in items.enumerated() {
             try context.record {
@@ -36,7 +35,11 @@ extension MoltenNormalizer {
                 guard let object = value.object else {
                     throw ConversionError(.wrongType(expected: "an object", found: value.shortDescription), at: location)
                 }
-                let item = try catalogItem(FieldReader(object, at: location, dates: context.dates), entity: "GlassItem", file: name)
+                var item = try catalogItem(FieldReader(object, at: location, dates: context.dates), entity: "GlassItem", file: name)
+                if !header.isEmpty {
+                    item.extras["catalogFile"] = .object(header)
+                    context.report.extras(app: .molten, entity: "GlassItem", JSONObject([("catalogFile", .object(header))]))
+                }
                 try context.claim(item.naturalKey, table: "catalog_item", at: location)
                 context.batch.catalog.append(item)
             }

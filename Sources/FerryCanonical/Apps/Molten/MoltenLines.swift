@@ -19,19 +19,24 @@ extension MoltenNormalizer {
             let legacyID = try item.uuid("id")
             let position = Int(try item.integer("orderIndex", "order_index", "order") ?? Int64(index))
             var line = MaterialLine(id: StableID.make("molten", ownerID, "material", legacyID ?? String(index)), position: position)
+            // The natural key names the catalog item; a stable id only when there is no natural key
+            // (a different one stays in the extras under its own name).
             let natural = try item.string("naturalKey", "itemNaturalKey", "item_natural_key", "natural_key")
-            let stable = try item.string("stableId", "item_stable_id", "stable_id")
-            line.catalogKey = natural ?? stable
+            let stableKeys = ["stableId", "item_stable_id", "stable_id"]
+            if natural == nil {
+                line.catalogKey = try item.string(stableKeys[0], stableKeys[1], stableKeys[2])
+            } else {
+                line.catalogKey = natural
+                if item.peek(stableKeys[0], stableKeys[1], stableKeys[2])?.string == natural { item.skip(stableKeys[0], stableKeys[1], stableKeys[2]) }
+            }
             line.description = try item.string("freeformDescription", "freeform_description")
             line.quantity = try item.decimal("quantity")
             line.unit = try item.string("unit").map { Self.units.normalize($0, file: item.location.file, field: "unit", report: context.report) }
             line.notes = try item.string("notes")
             line.sourceKey = legacyID
             item.skip("plan", "log", "step")
-            var extras = item.extras
-            if let natural, let stable, natural != stable { extras["stableId"] = .string(stable) }
-            line.extras = extras
-            context.report.extras(app: .molten, entity: "GlassItem", extras)
+            line.extras = item.extras
+            context.report.extras(app: .molten, entity: "GlassItem", line.extras)
             lines.append(line)
         }
         return lines.sorted { $0.position < $1.position }
@@ -68,7 +73,8 @@ extension MoltenNormalizer {
             let legacyID = try item.uuid("id")
             let position = Int(try item.integer("order", "order_index", "orderIndex") ?? Int64(index))
             var attachment = Attachment(id: legacyID ?? StableID.make("molten", ownerID, "image", String(index)), position: position)
-            let fileExtension = try item.string("fileExtension", "file_extension") ?? "jpg"
+            // The extension only shapes the file name: it stays in the extras as the app wrote it.
+            let fileExtension = item.peek("fileExtension", "file_extension")?.string ?? "jpg"
             let name = try item.string("file_name", "fileName") ?? legacyID.map { "\($0).\(fileExtension)" }
             attachment.name = name
             attachment.mediaType = Self.mediaType(ofExtension: fileExtension)
@@ -79,7 +85,7 @@ extension MoltenNormalizer {
                 attach(data, to: &attachment)
                 named.insert(name)
             }
-            item.skip("plan", "log", "projectId", "projectType")
+            item.skip("plan", "log")
             attachment.extras = item.extras
             context.report.extras(app: .molten, entity: "ProjectImage", attachment.extras)
             result.append(attachment)
