@@ -77,6 +77,11 @@ let package = Package(
             dependencies: ["FerryLegacy", "FerryTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
+            name: "FerryConvertTests",
+            dependencies: ["FerryCanonical", "FerryStore", "FerryLegacy", "FerryArchive", "FerryJSON", "FerryModel", "FerryTestSupport",
+                           .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(
             name: "FerryCLITests",
             dependencies: ["ferry", "FerryModel", "FerryTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),

@@ -1,0 +1,69 @@
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// `ferry convert` as a user runs it: the README's command on the samples, the report file,
+/// exit statuses and one-line errors.
+@Suite struct ConvertCommandTests {
+    let directory = TemporaryDirectory("ferry-cli-convert")
+
+    @Test func samplesConvertWithASummaryAndAValidReport() throws {
+        let store = directory.url.appendingPathComponent("demo.ferry").path
+        let reportPath = directory.url.appendingPathComponent("report.json").path
+        let result = try ferry("convert", "Samples", "--to", store, "--report", reportPath)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("ferry: Samples/molten/Boro Fish.molten: molten .molten export, 1 record\n"))
+        #expect(result.stderr.contains("ferry: skipped Samples/roots/tasks_cache_backup_1758000000.json: a conflict or backup copy of tasks.json; name it to convert it\n"))
+        #expect(result.stderr.contains("ferry: wrote 8 recipe, 25 project, 14 log, 5 catalog_item to \(store)"))
+        let report = try Data(contentsOf: URL(fileURLWithPath: reportPath))
+        if JSONSchemaCheck.isAvailable {
+            #expect(try JSONSchemaCheck.errors(in: report, schema: "conversion-report.schema.json").isEmpty)
+        }
+        let object = try JSONSerialization.jsonObject(with: report) as? [String: Any]
+        #expect(object?["format"] as? String == "ferry.conversion/1")
+        #expect((object?["counts"] as? [String: Int])?["log_snapshot"] == 13)
+        // Again: the same store, and now a backup of it.
+        let again = try ferry("convert", "Samples", "--to", store)
+        #expect(again.status == 0)
+        #expect(again.stderr.contains("ferry: backed up the store to \(store).backups/demo-"))
+    }
+
+    @Test func badInputExitsWithOneSpecificLine() throws {
+        let truncated = try directory.write(#"[{"id":"11111111-2222-4333-8444-555555555555","title":"A"},{"id""#, to: "roots/tasks.json")
+        let store = directory.url.appendingPathComponent("out.ferry").path
+        let result = try ferry("convert", truncated, "--to", store)
+        #expect(result.status == 65)
+        #expect(result.stderr == "ferry: error: \(truncated): field \"[1]\": malformed JSON: line 1, column 65: the JSON ends too early (truncated?)\n")
+        #expect(!FileManager.default.fileExists(atPath: store))
+        let missing = try ferry("convert", "Samples/nothing.json", "--to", store)
+        #expect(missing.status == 66 && missing.stderr == "ferry: error: Samples/nothing.json: cannot be read: no such file or directory\n")
+        let nowhere = try ferry("convert", "Samples/roots", "--to", directory.url.appendingPathComponent("no/such/folder/x.ferry").path)
+        #expect(nowhere.status == 73 && nowhere.stderr.contains("cannot create the store: the folder"))
+    }
+
+    @Test func keepGoingKeepsTheGoodRecordsAndExitsWithOne() throws {
+        let lines = [
+            #"{"summary":{"id":"B9B9B9B9-1111-4222-8333-444444444444","rating":4,"recipeNameAtBrew":"V60","timestamp":782611200}}"#,
+            #"{"summary":{"id":"B8B8B8B8-1111-4222-8333-444444444444","rating":"five","recipeNameAtBrew":"V60","timestamp":782611200}}"#,
+        ]
+        let input = try directory.write(lines.joined(separator: "\n"), to: "brews.ndjson")
+        let store = directory.url.appendingPathComponent("out.ferry").path
+        let strict = try ferry("convert", input, "--to", store)
+        #expect(strict.status == 65 && !FileManager.default.fileExists(atPath: store))
+        let lenient = try ferry("convert", input, "--to", store, "--keep-going")
+        #expect(lenient.status == 1)
+        #expect(lenient.stderr.contains(#"ferry: rejected: \#(input): record 2: id B8B8B8B8-1111-4222-8333-444444444444: field "summary.rating": expected an integer, found string "five""#))
+        #expect(lenient.stderr.contains("ferry: wrote 0 recipe, 0 project, 1 log, 0 catalog_item"))
+    }
+
+    @Test func helpDescribesConvert() throws {
+        let result = try ferry("help", "convert")
+        #expect(result.status == 0)
+        for option in ["--to <store>", "--from <from>", "--model <model>", "--report <file>", "--dry-run", "--keep-going", "--epoch <epoch>"] {
+            #expect(result.stdout.contains(option), "\(option)")
+        }
+        let words = result.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(words.contains("(values: auto, roots, molten, brewguide, forager, photoapp; default: auto)"))
+    }
+}

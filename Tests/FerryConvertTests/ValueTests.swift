@@ -1,0 +1,57 @@
+import FerryCanonical
+import FerryJSON
+import Testing
+
+/// The value forms legacy data holds: dates of every kind seen in real stores, exact decimals,
+/// stable ids.
+@Suite struct ValueTests {
+    /// 2025-10-20T07:45:00Z written every way the apps and real exports write it.
+    @Test(arguments: [
+        JSONValue.integer(782_639_100), .integer(1_760_946_300), .integer(1_760_946_300_000), .string("2025-10-20T07:45:00Z"),
+        .string("2025-10-20T09:45:00+02:00"), .string("2025-10-20T07:45:00"), .string("2025-10-20T07:45:00.000Z"), .string("782639100"),
+        .string("2025-10-20 07:45:00Z"),
+    ])
+    func everyDateFormReadsTheSameInstant(_ value: JSONValue) {
+        let seconds = LegacyDateDecoder().unixSeconds(value)
+        #expect(seconds.map { CanonicalTime.string(unixSeconds: $0) } == "2025-10-20T07:45:00Z")
+    }
+
+    @Test func dayOnlyDatesAndFractionsAreKept() {
+        #expect(LegacyDateDecoder().unixSeconds("2025-10-20").map { CanonicalTime.string(unixSeconds: $0) } == "2025-10-20T00:00:00Z")
+        #expect(CanonicalTime.string(unixSeconds: 1_760_946_300.25) == "2025-10-20T07:45:00.25Z")
+        #expect(LegacyDateDecoder().unixSeconds("2025-02-30") == nil)
+        #expect(LegacyDateDecoder().unixSeconds("next tuesday") == nil)
+        #expect(LegacyDateDecoder().unixSeconds(.bool(true)) == nil)
+    }
+
+    @Test func anEpochCanBeForced() {
+        // 1e9 reads as a 2032 date since 2001 by default; as Unix seconds it is 2001-09-09.
+        #expect(LegacyDateDecoder().unixSeconds(.integer(1_500_000_000)).map { CanonicalTime.string(unixSeconds: $0) } == "2017-07-14T02:40:00Z")
+        #expect(LegacyDateDecoder().unixSeconds(.integer(1_000_000_000)).map { CanonicalTime.string(unixSeconds: $0) } == "2032-09-09T01:46:40Z")
+        #expect(LegacyDateDecoder(epoch: .unixSeconds).unixSeconds(.integer(1_000_000_000)).map { CanonicalTime.string(unixSeconds: $0) }
+                == "2001-09-09T01:46:40Z")
+        #expect(LegacyDateDecoder(epoch: .referenceDate2001).unixSeconds(.integer(0)).map { CanonicalTime.string(unixSeconds: $0) }
+                == "2001-01-01T00:00:00Z")
+    }
+
+    @Test func decimalsStayExact() throws {
+        #expect(DecimalText.from(try JSONReader().read(Array("0.1".utf8))) == "0.1")
+        #expect(DecimalText.from("2.30") == "2.3")
+        #expect(DecimalText.from(" 5 ") == "5")
+        #expect(DecimalText.from("1e2") == "100")
+        #expect(DecimalText.from("1/2") == nil)
+        #expect(DecimalText.from("") == nil)
+        #expect(DecimalText.from(.bool(true)) == nil)
+    }
+
+    @Test func stableIdsAreVersion5AndDeterministic() {
+        let id = StableID.make("molten", "store", "ProjectStep/p1")
+        #expect(id == StableID.make("molten", "store", "ProjectStep/p1"))
+        #expect(id != StableID.make("molten", "store", "ProjectStep/p2"))
+        #expect(id.count == 36 && id == id.uppercased())
+        #expect(Array(id)[14] == "5")
+        #expect("89AB".contains(Array(id)[19]))
+        #expect(StableID.normalized("a0a0a0a0-1111-4222-8333-444444444444") == "A0A0A0A0-1111-4222-8333-444444444444")
+        #expect(StableID.normalized("not-a-uuid") == nil)
+    }
+}
