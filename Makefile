@@ -2,7 +2,7 @@
 SWIFT ?= swift
 MANUAL_DATE ?= 2026-11-22
 
-.PHONY: setup build release demo test docs clean
+.PHONY: setup build release demo test docs samples clean
 
 setup:
 	@scripts/setup.sh
@@ -20,6 +20,11 @@ test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	@$(MAKE) --no-print-directory docs
+
+# Rewrites the sample stores in Samples/ and the legacy models built into ferry.
+samples: setup
+	scripts/embed-legacy-models.sh
+	$(SWIFT) run make-sample-stores
 
 # Manual page and shell completions, from swift-argument-parser, into out/.
 docs: build
