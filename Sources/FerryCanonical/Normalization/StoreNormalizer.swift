@@ -82,7 +82,8 @@ struct StoreNormalizer {
         func any(_ names: String...) -> Bool { names.contains(where: entities.contains) }
         if any("PhotoAction", "SwipeSession") { return .photoapp }
         if any("BrewLog") || (any("Recipe") && any("RecipeStep")) { return .brewguide }
-        if any("ProjectPlan", "ProjectLog", "Logbook", "GlassItem", "ProjectStepGlassItem") { return .molten }
+        // Molten's first versions (Flameworker 3, 4) held only the catalog and inventory.
+        if any("ProjectPlan", "ProjectLog", "Logbook", "GlassItem", "ProjectStepGlassItem", "CatalogItemOverride", "CatalogItemParent") { return .molten }
         if any("GroceryItem", "WeeklyList", "GroceryListItem") { return .forager }
         return nil
     }

@@ -13,7 +13,7 @@ struct MoltenStore {
 
     static let plans: Set<String> = ["ProjectPlan", "Project"]
     static let logs: Set<String> = ["ProjectLog", "Logbook"]
-    static let catalog: Set<String> = ["GlassItem", "ToolItem", "UserItem", "CatalogItem", "CatalogItemUser"]
+    static let catalog: Set<String> = ["GlassItem", "ToolItem", "UserItem", "CatalogItem", "CatalogItemUser", "CatalogItemOverride"]
 
     func convert() throws {
         try index.require(.molten, anyOf: Self.plans.union(Self.logs).union(Self.catalog))
