@@ -1,5 +1,6 @@
 import FerryCanonical
 import FerryLegacy
+import FerryModel
 import FerryStore
 import FerryTestSupport
 import Foundation
@@ -77,6 +78,15 @@ import Testing
         let molten = TestPaths.samples.appendingPathComponent("molten/Molten.sqlite").path
         let wrongApp = try conversionError([molten], options: ConversionOptions(from: .photoapp))
         #expect(wrongApp.hasPrefix("\(molten): not recognized: not a photoapp store: none of PhotoAction, SwipeSession, UserPreferences"))
+    }
+
+    @Test func rootsCoreDataStoreIsNamedAndRefused() throws {
+        let modelPath = TestPaths.corpus.appendingPathComponent("seedapps/roots/SharedCore__Persistence__Roots.xcdatamodeld__Roots.xcdatamodel__contents").path
+        let path = directory.url.appendingPathComponent("Roots.sqlite").path
+        let builder = try CoreDataStoreBuilder(path: path, model: try ModelParser().parse(contentsOf: modelPath))
+        try builder.insert("Semester", ["id": CoreDataStoreBuilder.uuid("6F1C2B9E-3D4A-4E5F-8A9B-0C1D2E3F4A5B"), "semesterTerm": "Fall"])
+        try builder.finish()
+        #expect(try conversionError([path]) == "\(path): not recognized: a Roots store: Ferry converts Roots' JSON files (tasks.json, courses.json …), not its Core Data store yet; ferry dump reads it")
     }
 
     @Test func unsafeExportIsRefused() throws {

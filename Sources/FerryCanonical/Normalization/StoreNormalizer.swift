@@ -26,7 +26,7 @@ struct StoreNormalizer {
         case .photoapp: try PhotoAppStore(context: context, index: index, time: time).convert()
         case .brewguide: try BrewGuideStore(context: context, index: index, time: time).convert()
         case .roots:
-            throw ConversionError(.notRecognized("Roots keeps its data in JSON files (tasks.json, courses.json …); convert those"),
+            throw ConversionError(.notRecognized("a Roots store: Ferry converts Roots' JSON files (tasks.json, courses.json …), not its Core Data store yet; ferry dump reads it"),
                                   at: RecordLocation(file: path))
         }
         for (entity, rows) in index.untaken(among: index.entityNames) {
@@ -85,6 +85,7 @@ struct StoreNormalizer {
         // Molten's first versions (Flameworker 3, 4) held only the catalog and inventory.
         if any("ProjectPlan", "ProjectLog", "Logbook", "GlassItem", "ProjectStepGlassItem", "CatalogItemOverride", "CatalogItemParent") { return .molten }
         if any("GroceryItem", "WeeklyList", "GroceryListItem") { return .forager }
+        if any("Semester") && any("Course", "Assignment") { return .roots }
         return nil
     }
 }
