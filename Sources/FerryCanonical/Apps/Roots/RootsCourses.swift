@@ -22,7 +22,7 @@ extension RootsNormalizer {
         }
     }
 
-    private func semester(_ fields: FieldReader, time: String, isAppSelection: (String) -> Bool) throws {
+    func semester(_ fields: FieldReader, time: String, isAppSelection: (String) -> Bool) throws {
         var fields = fields
         let id = try fields.requiredUUID("id")
         try context.claim(id, table: "project", at: fields.location)
@@ -38,19 +38,19 @@ extension RootsNormalizer {
         let year = project.startAt.map { String($0.prefix(4)) }
         project.title = [project.category ?? "Semester", year].compactMap { $0 }.joined(separator: " ")
         context.report.synthesized(table: "project", field: "title", from: "semester term and start year (semesters have no title)")
-        syntheticTimes("project", file: fields.location.file)
+        try recordTimes(&fields, &project.createdAt, &project.modifiedAt, table: "project")
         var extras = fields.extras
         if isAppSelection(id) { extras["currentSemesterId"] = true }
         finish(extras, entity: "Semester", &project, keyPath: \.extras)
         context.batch.projects.append(project)
     }
 
-    private func course(_ fields: FieldReader, time: String) throws {
+    func course(_ fields: FieldReader, time: String) throws {
         var fields = fields
         let id = try fields.requiredUUID("id")
         try context.claim(id, table: "project", at: fields.location)
         var project = Project(id: id, source: source("Course", id, fields.location.file), kind: "course", createdAt: time, modifiedAt: time)
-        project.parentID = try fields.uuid("semesterId")
+        project.parentID = try fields.uuid("semesterId", "semester")
         project.title = try fields.string("title") ?? ""
         project.code = try fields.string("code")
         project.category = try fields.string("courseType")
@@ -58,12 +58,12 @@ extension RootsNormalizer {
         project.notes = try fields.string("notes")
         project.deletedAt = try fields.date("deletedAt")
         project.attachments = try attachments(&fields, key: "attachments", ownerID: id)
-        syntheticTimes("project", file: fields.location.file)
+        try recordTimes(&fields, &project.createdAt, &project.modifiedAt, table: "project")
         finish(fields.extras, entity: "Course", &project, keyPath: \.extras)
         context.batch.projects.append(project)
     }
 
-    private func outlineNode(_ fields: FieldReader, time: String) throws {
+    func outlineNode(_ fields: FieldReader, time: String) throws {
         var fields = fields
         let id = try fields.requiredUUID("id")
         try context.claim(id, table: "project", at: fields.location)
@@ -83,7 +83,7 @@ extension RootsNormalizer {
     }
 
     /// Course files become attachments of their course (or outline node).
-    private func courseFile(_ fields: FieldReader) throws {
+    func courseFile(_ fields: FieldReader) throws {
         var fields = fields
         let id = try fields.requiredUUID("id")
         try context.claim(id, table: "attachment", at: fields.location)
@@ -94,7 +94,7 @@ extension RootsNormalizer {
             throw fields.error(.invalidValue("\(node == nil ? "course" : "outline node") \(ownerID) is not in this conversion; convert the whole courses.json"), node == nil ? "courseId" : "nodeId")
         }
         var attachment = Attachment(id: id, position: context.batch.projects[index].attachments.count)
-        attachment.name = try fields.string("filename")
+        attachment.name = try fields.string("filename", "fileName")
         attachment.mediaType = try fields.string("fileType")
         attachment.localURL = try fields.string("localURL")
         attachment.addedAt = try fields.date("createdAt")
@@ -124,6 +124,18 @@ extension RootsNormalizer {
             result.append(attachment)
         }
         return result
+    }
+
+    /// Created and modified times: the record's own (`createdAt`, `updatedAt`, which Roots' Core
+    /// Data store keeps), else the input file's modification time, reported as synthesized.
+    func recordTimes(_ fields: inout FieldReader, _ created: inout String, _ modified: inout String, table: String) throws {
+        let createdAt = try fields.date("createdAt"), updatedAt = try fields.date("updatedAt")
+        guard let first = createdAt ?? updatedAt else {
+            syntheticTimes(table, file: fields.location.file)
+            return
+        }
+        created = first
+        modified = updatedAt ?? first
     }
 
     /// Roots' JSON has no created or modified times: the file's modification time stands in.

@@ -19,18 +19,18 @@ extension RootsNormalizer {
         try eachObject(documents.records.map(\.value), file: documents.path) { fields, _ in try task(fields, time: time) }
     }
 
-    private func task(_ fields: FieldReader, time: String) throws {
+    func task(_ fields: FieldReader, time: String) throws {
         var fields = fields
         let file = fields.location.file
         let id = try fields.requiredUUID("id")
         try context.claim(id, table: "project", at: fields.location)
         var project = Project(id: id, source: source("AppTask", id, file), kind: "assignment", createdAt: time, modifiedAt: time)
         project.title = try fields.requiredString("title")
-        project.parentID = try fields.uuid("courseId")
+        project.parentID = try fields.uuid("courseId", "course")
         let type = try fields.string("type").map { Self.taskTypes.normalize($0, file: file, field: "type", report: context.report) }
         let category = try fields.string("category").map { Self.taskTypes.normalize($0, file: file, field: "category", report: context.report) }
         project.category = category ?? type
-        let due = try fields.value("due").map { value -> Double in
+        let due = try fields.value(fields.resolve(["due", "dueDate"])).map { value -> Double in
             guard let seconds = context.dates.unixSeconds(value) else {
                 throw fields.error(.wrongType(expected: "a date", found: value.shortDescription), "due")
             }
@@ -54,7 +54,7 @@ extension RootsNormalizer {
         project.gradeEarned = try fields.double("gradeEarnedPoints")
         project.notes = try fields.string("notes")
         project.attachments = try attachments(&fields, key: "attachments", ownerID: id)
-        syntheticTimes("project", file: file)
+        try recordTimes(&fields, &project.createdAt, &project.modifiedAt, table: "project")
         var extras = fields.extras
         // The day the task is due on, as stored, when a time of day was added to it.
         if let due, project.dueTimeMinutes != nil { extras["due"] = .string(CanonicalTime.string(unixSeconds: due)) }
@@ -124,21 +124,24 @@ extension RootsNormalizer {
 
     /// `grades.json`: `[{courseId, percent, letter, updatedAt}]`, one grade per course.
     func grades(_ documents: JSONDocuments) throws {
-        try eachObject(documents.records.map(\.value), file: documents.path) { fields, _ in
-            var fields = fields
-            let course = try fields.requiredUUID("courseId")
-            fields.location.key = course
-            guard let index = context.batch.projects.firstIndex(where: { $0.id == course && $0.kind == "course" }) else {
-                throw fields.error(.invalidValue("course \(course) is not in this conversion; convert courses.json with grades.json"), "courseId")
-            }
-            context.batch.projects[index].gradePercent = try fields.double("percent")
-            context.batch.projects[index].gradeLetter = try fields.string("letter")
-            if let updated = try fields.date("updatedAt") {
-                context.batch.projects[index].modifiedAt = max(context.batch.projects[index].modifiedAt, updated)
-                context.batch.projects[index].extras["gradeUpdatedAt"] = .string(updated)
-            }
-            for member in fields.extras { context.batch.projects[index].extras["grade." + member.key] = member.value }
-            context.report.extras(app: .roots, entity: "GradeEntry", fields.extras)
+        try eachObject(documents.records.map(\.value), file: documents.path) { fields, _ in try grade(fields) }
+    }
+
+    /// One course's grade, onto the course.
+    func grade(_ fields: FieldReader) throws {
+        var fields = fields
+        let course = try fields.requiredUUID("courseId")
+        fields.location.key = course
+        guard let index = context.batch.projects.firstIndex(where: { $0.id == course && $0.kind == "course" }) else {
+            throw fields.error(.invalidValue("course \(course) is not in this conversion; convert courses.json with grades.json"), "courseId")
         }
+        context.batch.projects[index].gradePercent = try fields.double("percent")
+        context.batch.projects[index].gradeLetter = try fields.string("letter")
+        if let updated = try fields.date("updatedAt") {
+            context.batch.projects[index].modifiedAt = max(context.batch.projects[index].modifiedAt, updated)
+            context.batch.projects[index].extras["gradeUpdatedAt"] = .string(updated)
+        }
+        for member in fields.extras { context.batch.projects[index].extras["grade." + member.key] = member.value }
+        context.report.extras(app: .roots, entity: "GradeEntry", fields.extras)
     }
 }

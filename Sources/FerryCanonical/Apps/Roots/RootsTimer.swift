@@ -19,16 +19,7 @@ extension RootsNormalizer {
             context.batch.projects.append(project)
         }
         try eachObject(try top.array("activities") ?? [], file: file, under: "activities") { fields, _ in
-            var fields = fields
-            let id = try fields.requiredUUID("id")
-            try context.claim(id, table: "project", at: fields.location)
-            var project = Project(id: id, source: source("TimerActivity", id, file), kind: "activity", createdAt: time, modifiedAt: time)
-            project.title = try fields.string("name") ?? ""
-            project.parentID = try fields.uuid("courseID") ?? fields.uuid("courseId")
-            project.category = try fields.string("studyCategory")
-            syntheticTimes("project", file: file)
-            finish(fields.extras, entity: "TimerActivity", &project, keyPath: \.extras)
-            context.batch.projects.append(project)
+            try activity(fields, time: time)
         }
         try eachObject(try top.array("pastSessions") ?? [], file: file, under: "pastSessions") { fields, _ in
             try focusSession(fields, time: time)
@@ -45,7 +36,23 @@ extension RootsNormalizer {
         }
     }
 
-    private func focusSession(_ fields: FieldReader, time: String) throws {
+    /// A timer activity: a project under its course (or assignment).
+    func activity(_ fields: FieldReader, time: String) throws {
+        var fields = fields
+        let file = fields.location.file
+        let id = try fields.requiredUUID("id")
+        try context.claim(id, table: "project", at: fields.location)
+        var project = Project(id: id, source: source("TimerActivity", id, file), kind: "activity", createdAt: time, modifiedAt: time)
+        project.title = try fields.string("name") ?? ""
+        project.parentID = try fields.uuid("courseID") ?? fields.uuid("courseId") ?? fields.uuid("assignmentId")
+        project.category = try fields.string("studyCategory")
+        project.notes = try fields.string("note")
+        try recordTimes(&fields, &project.createdAt, &project.modifiedAt, table: "project")
+        finish(fields.extras, entity: "TimerActivity", &project, keyPath: \.extras)
+        context.batch.projects.append(project)
+    }
+
+    func focusSession(_ fields: FieldReader, time: String) throws {
         var fields = fields
         let file = fields.location.file
         let id = try fields.requiredUUID("id")
@@ -53,9 +60,10 @@ extension RootsNormalizer {
         var log = Log(id: id, source: source("FocusSession", id, file), kind: "focus-session", createdAt: time, modifiedAt: time)
         log.startedAt = try fields.date("startedAt")
         log.endedAt = try fields.date("endedAt")
-        log.durationSeconds = try fields.double("actualDuration")
+        log.durationSeconds = try fields.double("actualDuration", "durationSeconds")
         log.outcome = try fields.string("state")
-        log.projectID = try fields.uuid("activityID") ?? fields.uuid("activityId")
+        // Roots' store keeps the assignment or course a session was for when it had no activity.
+        log.projectID = try fields.uuid("activityID") ?? fields.uuid("activityId") ?? fields.uuid("assignmentId") ?? fields.uuid("courseId")
         if let started = log.startedAt { log.createdAt = started }
         if let ended = log.endedAt ?? log.startedAt { log.modifiedAt = ended }
         if log.startedAt == nil { syntheticTimes("log", file: file) }
