@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "FerryLegacy", targets: ["FerryLegacy"]),
         .library(name: "FerryCanonical", targets: ["FerryCanonical"]),
         .library(name: "FerryStore", targets: ["FerryStore"]),
+        .library(name: "FerryArchive", targets: ["FerryArchive"]),
+        .library(name: "FerryBundle", targets: ["FerryBundle"]),
         .executable(name: "ferry", targets: ["ferry"]),
     ],
     dependencies: [
@@ -33,7 +35,15 @@ let package = Package(
         // libarchive, through a module map and a shim that re-exports the AE_IF* constants.
         .systemLibrary(name: "CLibArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         // Reading and writing archives (zip, tar, tar.zst) over libarchive.
-        .target(name: "FerryArchive", dependencies: ["CLibArchive"]),
+        .target(name: "FerryArchive", dependencies: ["CLibArchive", .product(name: "Crypto", package: "swift-crypto")]),
+
+        // Portable bundles: BagIt bags of a store snapshot, per-table NDJSON and attachments in one
+        // archive; verifying, unpacking into staging, importing.
+        .target(
+            name: "FerryBundle",
+            dependencies: ["FerryArchive", "FerryStore", "FerryJSON", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "Crypto", package: "swift-crypto")]
+        ),
 
         // Canonical recipe / project / log models and the per-app normalizers that make them.
         .target(
@@ -57,6 +67,7 @@ let package = Package(
                 "FerryJSON",
                 "FerryCanonical",
                 "FerryStore",
+                "FerryBundle",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -79,6 +90,11 @@ let package = Package(
         .testTarget(
             name: "FerryConvertTests",
             dependencies: ["FerryCanonical", "FerryStore", "FerryLegacy", "FerryArchive", "FerryJSON", "FerryModel", "FerryTestSupport",
+                           .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(
+            name: "FerryBundleTests",
+            dependencies: ["FerryBundle", "FerryArchive", "FerryStore", "FerryCanonical", "FerryTestSupport",
                            .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(

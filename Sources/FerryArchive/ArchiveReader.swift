@@ -64,6 +64,11 @@ public final class ArchiveReader {
         archive_read_free(archive)
     }
 
+    /// How many bytes of the archive file libarchive has read so far (compressed), for ratio limits.
+    public var compressedBytesRead: Int64 {
+        archive_filter_bytes(archive, -1)
+    }
+
     /// The next entry's header, or nil at the end.
     public func next() throws(ArchiveError) -> ArchiveEntry? {
         var entry: OpaquePointer?
@@ -97,6 +102,17 @@ public final class ArchiveReader {
             guard total <= limit else { throw ArchiveError(path: path, entry: current?.path, reason: "larger than \(limit) bytes") }
             try buffer.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
         }
+    }
+
+    /// Reads the next chunk of the current entry into `buffer`: the byte count, 0 at the entry's
+    /// end, negative on damage (see ``lastError``).
+    public func readChunk(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        archive_read_data(archive, buffer.baseAddress, buffer.count)
+    }
+
+    /// libarchive's message for the last failure.
+    public var lastError: String {
+        LibArchive.message(archive)
     }
 
     /// The current entry's bytes, at most `limit` of them.

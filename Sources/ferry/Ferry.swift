@@ -20,10 +20,15 @@ struct Ferry: ParsableCommand {
               ferry diff Model.xcdatamodeld
               ferry dump Model.sqlite --model Model.xcdatamodeld
               ferry convert Samples/roots Samples/molten --to data.ferry
+              ferry export data.ferry -o data.tar.zst
+              ferry verify data.tar.zst
+              ferry import data.tar.zst --to other.ferry
+              ferry backup data.ferry; ferry backups data.ferry; ferry restore data.ferry
 
             `ferry --version` prints Ferry's version.
             """,
-        subcommands: [Inspect.self, Lint.self, Diff.self, Dump.self, Convert.self]
+        subcommands: [Inspect.self, Lint.self, Diff.self, Dump.self, Convert.self, Export.self, Verify.self, Import.self,
+                      Backup.self, Backups.self, Restore.self]
     )
 
     static func main() {
@@ -33,6 +38,9 @@ struct Ferry: ParsableCommand {
             Console.output("\(version)\n")
             return
         }
+        // Past a file-size limit, writes fail with EFBIG and are reported, instead of a signal killing Ferry
+        // with a partial file behind.
+        signal(SIGXFSZ, SIG_IGN)
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FerryBundle
 import FerryCanonical
 import FerryLegacy
 import FerryModel
@@ -29,6 +30,10 @@ enum ErrorReporter {
             Console.error("ferry: error: \(storeError)")
             Foundation.exit(status(of: storeError.kind))
         }
+        if let bundleError = error as? BundleError {
+            Console.error("ferry: error: \(bundleError)")
+            Foundation.exit(status(of: bundleError.kind))
+        }
         // Help, --version, usage errors and ExitCode come from ArgumentParser itself.
         Ferry.exit(withError: error)
     }
@@ -56,6 +61,14 @@ enum ErrorReporter {
         case .locked: return 75
         case .database: return 74
         default: return 65
+        }
+    }
+
+    static func status(of kind: BundleError.Kind) -> Int32 {
+        switch kind {
+        case .fileNotFound: return 66
+        case .cannotWrite: return 73
+        case .invalid, .unusableStore: return 65
         }
     }
 

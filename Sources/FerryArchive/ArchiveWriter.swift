@@ -1,0 +1,134 @@
+import CLibArchive
+import Foundation
+
+/// The archive formats Ferry writes.
+public enum ArchiveFormat: String, Sendable, CaseIterable {
+    case tarZstd = "tar.zst"
+    case tarGzip = "tar.gz"
+    case zip
+
+    /// The format a file name's extension names (`.tar.zst`, `.tzst`, `.tar.gz`, `.tgz`, `.zip`), if any.
+    public init?(fileName: String) {
+        let name = fileName.lowercased()
+        if name.hasSuffix(".tar.zst") || name.hasSuffix(".tzst") { self = .tarZstd }
+        else if name.hasSuffix(".tar.gz") || name.hasSuffix(".tgz") { self = .tarGzip }
+        else if name.hasSuffix(".zip") { self = .zip }
+        else { return nil }
+    }
+
+    /// The file name without the format's extension.
+    public static func stem(of fileName: String) -> String {
+        let lowered = fileName.lowercased()
+        for suffix in [".tar.zst", ".tzst", ".tar.gz", ".tgz", ".zip"] where lowered.hasSuffix(suffix) {
+            return String(fileName.dropLast(suffix.count))
+        }
+        return (fileName as NSString).deletingPathExtension
+    }
+}
+
+/// Writes a deterministic archive: every entry a regular file with the same owner (0), mode
+/// (0644) and modification time, no timestamps in compression headers, so the same files
+/// give the same bytes.
+///
+/// For example:
+/// ```swift
+/// let writer = try ArchiveWriter(path: "out.tar.zst", format: .tarZstd, modificationTime: 0)
+/// try writer.addFile(named: "bag/bagit.txt", from: "/tmp/stage/bagit.txt")
+/// try writer.finish()
+/// ```
+public final class ArchiveWriter {
+    public let path: String
+    private let archive: OpaquePointer
+    private let modificationTime: Int
+    private var finished = false
+
+    public init(path: String, format: ArchiveFormat, modificationTime: Int) throws(ArchiveError) {
+        _ = LibArchive.localeReady
+        self.path = path
+        self.modificationTime = modificationTime
+        guard let archive = archive_write_new() else { throw ArchiveError(path: path, reason: "out of memory") }
+        self.archive = archive
+        var status: Int32
+        switch format {
+        case .tarZstd:
+            status = archive_write_set_format_pax_restricted(archive)
+            if status == LibArchive.ok { status = archive_write_add_filter_zstd(archive) }
+        case .tarGzip:
+            status = archive_write_set_format_pax_restricted(archive)
+            if status == LibArchive.ok { status = archive_write_add_filter_gzip(archive) }
+            // libarchive writes the current time into the gzip header unless told not to.
+            if status == LibArchive.ok { status = archive_write_set_filter_option(archive, "gzip", "timestamp", nil) }
+        case .zip:
+            status = archive_write_set_format_zip(archive)
+        }
+        if status == LibArchive.ok, format != .zip {
+            // No padding to 10 KiB records: the archive ends right after its end-of-archive blocks.
+            status = archive_write_set_bytes_in_last_block(archive, 1)
+        }
+        if status == LibArchive.ok { status = archive_write_open_filename(archive, path) }
+        guard status == LibArchive.ok else {
+            let reason = LibArchive.message(archive)
+            archive_write_free(archive)
+            throw ArchiveError(path: path, reason: reason)
+        }
+    }
+
+    deinit {
+        if !finished { archive_write_fail(archive) }
+        archive_write_free(archive)
+    }
+
+    /// Adds the file at `source` under `name`, streaming its bytes.
+    public func addFile(named name: String, from source: String) throws(ArchiveError) {
+        let descriptor = open(source, O_RDONLY)
+        guard descriptor >= 0 else { throw ArchiveError(path: source, reason: String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw ArchiveError(path: source, reason: String(cString: strerror(errno))) }
+        try writeHeader(name: name, size: Int64(status.st_size))
+        var buffer = [UInt8](repeating: 0, count: 256 * 1024)
+        var remaining = Int64(status.st_size)
+        while remaining > 0 {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else {
+                throw ArchiveError(path: source, reason: count == 0 ? "the file shrank while being archived" : String(cString: strerror(errno)))
+            }
+            try writeData(buffer, count: min(count, Int(remaining)), entry: name)
+            remaining -= Int64(count)
+        }
+    }
+
+    /// Adds `bytes` under `name`.
+    public func addFile(named name: String, bytes: [UInt8]) throws(ArchiveError) {
+        try writeHeader(name: name, size: Int64(bytes.count))
+        if !bytes.isEmpty { try writeData(bytes, count: bytes.count, entry: name) }
+    }
+
+    /// Writes the archive's end; the file is complete only after this returns.
+    public func finish() throws(ArchiveError) {
+        finished = true
+        guard archive_write_close(archive) == LibArchive.ok else {
+            throw ArchiveError(path: path, reason: LibArchive.message(archive))
+        }
+    }
+
+    private func writeHeader(name: String, size: Int64) throws(ArchiveError) {
+        guard let entry = archive_entry_new() else { throw ArchiveError(path: path, entry: name, reason: "out of memory") }
+        defer { archive_entry_free(entry) }
+        archive_entry_set_pathname_utf8(entry, name)
+        archive_entry_set_filetype(entry, FERRY_AE_IFREG)
+        archive_entry_set_perm(entry, 0o644)
+        archive_entry_set_size(entry, size)
+        archive_entry_set_mtime(entry, modificationTime, 0)
+        archive_entry_set_uid(entry, 0)
+        archive_entry_set_gid(entry, 0)
+        guard archive_write_header(archive, entry) == LibArchive.ok else {
+            throw ArchiveError(path: path, entry: name, reason: LibArchive.message(archive))
+        }
+    }
+
+    private func writeData(_ bytes: [UInt8], count: Int, entry: String) throws(ArchiveError) {
+        let written = bytes.withUnsafeBytes { archive_write_data(archive, $0.baseAddress, count) }
+        guard written == count else { throw ArchiveError(path: path, entry: entry, reason: LibArchive.message(archive)) }
+    }
+}

@@ -1,0 +1,173 @@
+import Crypto
+import FerryArchive
+import FerryJSON
+import FerryStore
+import Foundation
+import GRDB
+
+/// What a bundle holds, from its `bundle.json`.
+public struct BundleSummary: Sendable {
+    public var path: String
+    public var bundleID: String
+    public var createdAt: String
+    public var schemaVersion: Int
+    public var counts: [String: Int]
+    public var attachmentCount: Int
+    public var payloadBytes: Int64
+    public var payloadFiles: Int
+}
+
+/// `ferry export`: a store into one bundle file. The store is snapshotted with SQLite's backup
+/// API, so a store another process is writing still gives a consistent bundle; everything is
+/// staged in a private folder beside the output, archived under a temporary name, sealed,
+/// flushed and renamed into place. The same store gives the same bytes: entry times are the
+/// store's newest record time, ids are hashes of the content.
+///
+/// For example:
+/// ```swift
+/// let summary = try BundleExporter(format: .tarZstd).export(store: "data.ferry", to: "data.tar.zst")
+/// ```
+public struct BundleExporter: Sendable {
+    public var format: ArchiveFormat
+    public var ferryVersion: String
+
+    public init(format: ArchiveFormat = .tarZstd, ferryVersion: String = "0") {
+        self.format = format
+        self.ferryVersion = ferryVersion
+    }
+
+    public func export(store: String, to output: String) throws -> BundleSummary {
+        guard FileManager.default.fileExists(atPath: store) else { throw BundleError(.fileNotFound, path: store) }
+        guard !FileManager.default.fileExists(atPath: output) else {
+            throw BundleError(.cannotWrite("the file exists; remove it or choose another name (bundles are never overwritten)"), path: output)
+        }
+        let staging = try StagingFolder(beside: output, purpose: "export")
+        try staging.makeFolders(for: BundleLayout.storeSnapshot)
+        let snapshotPath = staging.file(BundleLayout.storeSnapshot)
+        let source = try CanonicalStore(path: store, readOnly: true)
+        guard source.hasSchema else { throw StoreError(.notACanonicalStore("it has no Ferry schema"), path: store) }
+        try source.copy(to: snapshotPath)
+        try source.close()
+
+        var configuration = Configuration()
+        configuration.readonly = true
+        let snapshot = try DatabaseQueue(path: snapshotPath, configuration: configuration)
+        let problems = try snapshot.read { try String.fetchAll($0, sql: "PRAGMA quick_check") }.filter { $0 != "ok" }
+        guard problems.isEmpty else { throw StoreError(.integrity(problems), path: store) }
+        let schemaVersion = try snapshot.read { try Int.fetchOne($0, sql: "PRAGMA user_version") ?? 0 }
+        let createdAt = try Self.newestRecordTime(snapshot)
+        var (counts, payload) = try TableExporter(database: snapshot, staging: staging).export()
+        try snapshot.close()
+        payload[BundleLayout.storeSnapshot] = try digestOfFile(snapshotPath)
+
+        let manifest = Array(BagItFiles.manifest(payload).utf8)
+        let bundleID = Self.uuid(from: manifest)
+        let attachments = payload.filter { $0.key.hasPrefix(BundleLayout.attachmentsFolder + "/") }
+        let summary = BundleSummary(path: output, bundleID: bundleID, createdAt: createdAt, schemaVersion: schemaVersion, counts: counts,
+                                    attachmentCount: attachments.count, payloadBytes: payload.values.reduce(0) { $0 + $1.size },
+                                    payloadFiles: payload.count)
+        let tags = tagFiles(summary, manifest: manifest)
+        try archive(tags: tags, payload: payload.keys.sorted(), staging: staging, output: output, time: Self.epochSeconds(createdAt))
+        return summary
+    }
+
+    private func tagFiles(_ summary: BundleSummary, manifest: [UInt8]) -> [(String, [UInt8])] {
+        let bagit = Array(BagItFiles.declaration.utf8)
+        let info = Array(BagItFiles.info([
+            ("Bag-Software-Agent", "ferry \(ferryVersion)"),
+            ("Bagging-Date", String(summary.createdAt.prefix(10))),
+            ("External-Identifier", summary.bundleID),
+            ("Payload-Oxum", "\(summary.payloadBytes).\(summary.payloadFiles)"),
+        ]).utf8)
+        var counts = JSONObject()
+        for table in summary.counts.keys.sorted() { counts[table] = .integer(summary.counts[table]!) }
+        let bundle: JSONValue = [
+            "format": .string(BundleLayout.format),
+            "bundleId": .string(summary.bundleID),
+            "createdAt": .string(summary.createdAt),
+            "generator": .string("ferry \(ferryVersion)"),
+            "schemaVersion": .integer(summary.schemaVersion),
+            "store": .string(BundleLayout.storeSnapshot),
+            "tables": .string(BundleLayout.tablesFolder),
+            "attachments": ["folder": .string(BundleLayout.attachmentsFolder), "count": .integer(summary.attachmentCount)],
+            "counts": .object(counts),
+        ]
+        let bundleBytes = Array((JSONWriter.string(bundle, sortedKeys: true, pretty: true) + "\n").utf8)
+        var tagDigests: [String: FileDigest] = [:]
+        for (name, bytes) in [(BundleLayout.bagitFile, bagit), (BundleLayout.bagInfoFile, info), (BundleLayout.bundleFile, bundleBytes),
+                              (BundleLayout.manifestFile, manifest)] {
+            tagDigests[name] = FileDigest(sha256: hex(Array(SHA256.hash(data: bytes))), size: Int64(bytes.count))
+        }
+        let tagManifest = Array(BagItFiles.manifest(tagDigests).utf8)
+        return [(BundleLayout.bagitFile, bagit), (BundleLayout.bagInfoFile, info), (BundleLayout.bundleFile, bundleBytes),
+                (BundleLayout.manifestFile, manifest), (BundleLayout.tagManifestFile, tagManifest)]
+    }
+
+    private func archive(tags: [(String, [UInt8])], payload: [String], staging: StagingFolder, output: String, time: Int) throws {
+        let url = URL(fileURLWithPath: output)
+        let root = Self.rootName(url.lastPathComponent)
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).partial").path
+        var published = false
+        defer { if !published { unlink(temporary) } }
+        do {
+            let writer = try ArchiveWriter(path: temporary, format: format, modificationTime: time)
+            for (name, bytes) in tags { try writer.addFile(named: "\(root)/\(name)", bytes: bytes) }
+            for name in payload { try writer.addFile(named: "\(root)/\(name)", from: staging.file(name)) }
+            try writer.finish()
+            try ArchiveSeal.seal(temporary, format: format)
+        } catch {
+            throw BundleError(.cannotWrite(Self.reason(error)), path: output)
+        }
+        guard !FileManager.default.fileExists(atPath: output) else {
+            throw BundleError(.cannotWrite("the file appeared while exporting; nothing was written"), path: output)
+        }
+        guard rename(temporary, output) == 0 else {
+            throw BundleError(.cannotWrite("cannot move the bundle into place: \(HashingFileWriter.lastError())"), path: output)
+        }
+        published = true
+        let folder = open(url.deletingLastPathComponent().path, O_RDONLY)
+        if folder >= 0 { fsync(folder); close(folder) }
+    }
+
+    /// libarchive reports a full disk as a write error; say so plainly.
+    private static func reason(_ error: any Error) -> String {
+        let text = (error as? ArchiveError)?.reason ?? "\(error)"
+        if text.contains("No space left") { return "the disk is full: \(text)" }
+        if text.contains("File too large") { return "the file is larger than allowed: \(text)" }
+        return text
+    }
+
+    /// The bag's top-level folder: the bundle's file name without its extension.
+    static func rootName(_ fileName: String) -> String {
+        let stem = ArchiveFormat.stem(of: fileName).filter { $0 != "/" && $0 != "\\" && !$0.isNewline }
+        return stem.isEmpty || stem.hasPrefix(".") ? "bundle" : stem
+    }
+
+    /// The newest `modified_at` of any recipe, project or log: the time the bundle's data is from.
+    static func newestRecordTime(_ database: DatabaseQueue) throws -> String {
+        try database.read { db in
+            let times = try ["recipe", "project", "log"].compactMap { try String.fetchOne(db, sql: "SELECT max(modified_at) FROM \($0)") }
+            return times.max() ?? "1970-01-01T00:00:00Z"
+        }
+    }
+
+    static func epochSeconds(_ time: String) -> Int {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: time) { return Int(date.timeIntervalSince1970) }
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: time).map { Int($0.timeIntervalSince1970) } ?? 0
+    }
+
+    /// A name-based UUID (version 5 layout) from the SHA-256 of the payload manifest.
+    static func uuid(from bytes: [UInt8]) -> String {
+        var digest = Array(SHA256.hash(data: bytes).prefix(16))
+        digest[6] = (digest[6] & 0x0F) | 0x50
+        digest[8] = (digest[8] & 0x3F) | 0x80
+        let text = hex(digest).uppercased()
+        let parts = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
+            String(text[text.index(text.startIndex, offsetBy: range.lowerBound)..<text.index(text.startIndex, offsetBy: range.upperBound)])
+        }
+        return parts.joined(separator: "-")
+    }
+}

@@ -1,0 +1,90 @@
+import Crypto
+import Foundation
+
+/// Writes a new file through a buffer, hashing its bytes as they go. Refuses to follow or
+/// replace anything already at the path.
+final class HashingFileWriter {
+    let path: String
+    private let descriptor: Int32
+    private var hasher = SHA256()
+    private var buffer: [UInt8] = []
+    private var size: Int64 = 0
+    private static let bufferSize = 256 * 1024
+
+    init(path: String) throws(BundleError) {
+        self.path = path
+        descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw BundleError(.cannotWrite("cannot create the file: \(Self.lastError())"), path: path) }
+        buffer.reserveCapacity(Self.bufferSize)
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    func write<Bytes: Sequence>(_ bytes: Bytes) throws(BundleError) where Bytes.Element == UInt8 {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= Self.bufferSize { try flush() }
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws(BundleError) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= Self.bufferSize { try flush() }
+    }
+
+    /// Writes what is buffered and returns the file's digest; `sync` flushes it to disk too.
+    func finish(sync: Bool = false) throws(BundleError) -> FileDigest {
+        try flush()
+        if sync, fsync(descriptor) != 0 { throw BundleError(.cannotWrite("cannot flush the file: \(Self.lastError())"), path: path) }
+        return FileDigest(sha256: hex(Array(hasher.finalize())), size: size)
+    }
+
+    private func flush() throws(BundleError) {
+        guard !buffer.isEmpty else { return }
+        hasher.update(data: buffer)
+        var offset = 0
+        while offset < buffer.count {
+            let written = buffer.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { throw BundleError(.cannotWrite("cannot write: \(Self.lastError())"), path: path) }
+            offset += written
+        }
+        size += Int64(buffer.count)
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    static func lastError() -> String {
+        switch errno {
+        case ENOSPC: return "the disk is full (\(String(cString: strerror(errno))))"
+        case EFBIG: return "the file is larger than allowed (\(String(cString: strerror(errno))))"
+        default: return String(cString: strerror(errno))
+        }
+    }
+}
+
+/// SHA-256 of an existing file, streamed.
+func digestOfFile(_ path: String) throws(BundleError) -> FileDigest {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw BundleError(.cannotWrite("cannot read: \(HashingFileWriter.lastError())"), path: path) }
+    defer { close(descriptor) }
+    var hasher = SHA256()
+    var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    var size: Int64 = 0
+    while true {
+        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        if count < 0, errno == EINTR { continue }
+        guard count >= 0 else { throw BundleError(.cannotWrite("cannot read: \(HashingFileWriter.lastError())"), path: path) }
+        if count == 0 { break }
+        buffer.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+        size += Int64(count)
+    }
+    return FileDigest(sha256: hex(Array(hasher.finalize())), size: size)
+}
+
+func hex(_ bytes: [UInt8]) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    var out = [UInt8]()
+    out.reserveCapacity(bytes.count * 2)
+    for byte in bytes { out.append(digits[Int(byte >> 4)]); out.append(digits[Int(byte & 0xF)]) }
+    return String(decoding: out, as: UTF8.self)
+}

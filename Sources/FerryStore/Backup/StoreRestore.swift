@@ -1,0 +1,124 @@
+import Foundation
+import GRDB
+
+/// `ferry restore`: puts a backup back in place of a store. The backup is checked
+/// (``UntrustedStore``), copied beside the store under a temporary name, checked again and
+/// flushed; the current store is backed up (or, when damaged, kept as a raw copy); then the
+/// copy is renamed over the store, so the store is at every moment the old one or the new one.
+public struct StoreRestore: Sendable {
+    public var backup: StoreBackup
+
+    public init(backup: StoreBackup = StoreBackup()) {
+        self.backup = backup
+    }
+
+    public struct Result: Sendable {
+        public var restoredFrom: String
+        /// The copy of the store as it was before the restore, if there was a store.
+        public var previousStore: String?
+        public var counts: [String: Int]
+    }
+
+    /// - Parameter source: a backup file; the newest of the store's backups when nil.
+    public func restore(_ store: String, from source: String? = nil) throws -> Result {
+        guard let source = source ?? StoreBackup.backups(of: store).last else {
+            throw StoreError(.backup("there are no backups in \(StoreBackup.folder(for: store))/ to restore from"), path: store)
+        }
+        guard FileManager.default.fileExists(atPath: source) else { throw StoreError(.backup("no such backup: \(source)"), path: store) }
+        _ = try UntrustedStore.check(source)
+        let temporary = StoreFiles.temporaryName(beside: store, purpose: "restore")
+        var published = false
+        defer { if !published { unlink(temporary) } }
+        let counts = try StoreFiles.verifiedCopy(source, to: temporary, reportingAs: store)
+
+        var previous: String?
+        if FileManager.default.fileExists(atPath: store) {
+            try StoreFiles.settle(store)
+            do {
+                previous = try backup.backUp(store)
+            } catch let error as StoreError {
+                // A damaged store is exactly what one restores over: keep its bytes, as they are.
+                guard case .backup = error.kind else { throw error }
+                previous = try StoreFiles.rawCopy(store)
+            }
+        }
+        try StoreFiles.publish(temporary, as: store)
+        published = true
+        return Result(restoredFrom: source, previousStore: previous, counts: counts)
+    }
+}
+
+/// File moves shared by restore and import: temporary names, verified copies, recovery of
+/// unfinished transactions, publishing by rename.
+public enum StoreFiles {
+    /// A hidden name in the store's folder, so that a rename onto the store stays on one file system.
+    public static func temporaryName(beside store: String, purpose: String) -> String {
+        let url = URL(fileURLWithPath: store)
+        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(purpose)-\(UUID().uuidString.prefix(8)).partial").path
+    }
+
+    /// Copies a store through SQLite's backup API, checks the copy and flushes it.
+    /// - Returns: the copy's rows per table.
+    static func verifiedCopy(_ source: String, to destination: String, reportingAs store: String) throws -> [String: Int] {
+        do {
+            var configuration = Configuration()
+            configuration.readonly = true
+            let from = try DatabaseQueue(path: source, configuration: configuration)
+            let to = try DatabaseQueue(path: destination)
+            try from.backup(to: to)
+            let expected = try StoreBackup.rowCounts(from)
+            let problems = try to.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") }.filter { $0 != "ok" }
+            let found = try StoreBackup.rowCounts(to)
+            try to.close()
+            try from.close()
+            guard problems.isEmpty else { throw StoreError(.integrity(problems), path: destination, activity: "copying \(source)") }
+            guard expected == found else { throw StoreError(.backup("the copy's row counts differ from \(source)'s"), path: store) }
+            try FileSync.flush(destination)
+            return found.filter { CanonicalTables.all.contains($0.key) }
+        } catch let error as DatabaseError {
+            throw StoreError(error, path: store, activity: "copying \(source)")
+        }
+    }
+
+    /// Finishes or rolls back a transaction a killed process left (a hot `-journal`), so that
+    /// the journal cannot later be applied to a different file renamed onto the same name.
+    public static func settle(_ store: String) throws {
+        guard FileManager.default.fileExists(atPath: store + "-journal") || FileManager.default.fileExists(atPath: store + "-wal") else { return }
+        do {
+            let queue = try DatabaseQueue(path: store)
+            _ = try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master") }
+            try queue.close()
+        } catch let error as DatabaseError {
+            throw StoreError(error, path: store, activity: "recovering an unfinished transaction")
+        }
+    }
+
+    /// The store's bytes as they are, beside its backups, named `damaged-<name>-<time>`.
+    static func rawCopy(_ store: String) throws -> String {
+        let folder = StoreBackup.folder(for: store)
+        let stamp = Int(Date().timeIntervalSince1970 * 1000)
+        let destination = (folder as NSString).appendingPathComponent("damaged-\((store as NSString).lastPathComponent)-\(stamp)")
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let temporary = destination + ".partial"
+            unlink(temporary)
+            try FileManager.default.copyItem(atPath: store, toPath: temporary)
+            try FileSync.flush(temporary)
+            guard rename(temporary, destination) == 0 else { throw StoreError(.backup("cannot name \(destination)"), path: store) }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.backup("cannot keep a copy of the damaged store: \((error as NSError).localizedDescription)"), path: store)
+        }
+        return destination
+    }
+
+    /// Renames a flushed file onto the store and flushes the folder.
+    public static func publish(_ temporary: String, as store: String) throws {
+        try FileSync.flush(temporary)
+        guard rename(temporary, store) == 0 else {
+            throw StoreError(.cannotCreate("cannot move the new store into place: \(String(cString: strerror(errno)))"), path: store)
+        }
+        FileSync.flushFolder((store as NSString).deletingLastPathComponent.isEmpty ? "." : (store as NSString).deletingLastPathComponent)
+    }
+}

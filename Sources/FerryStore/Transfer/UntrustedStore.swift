@@ -1,0 +1,60 @@
+import Foundation
+import GRDB
+
+/// Checks a store file that came from outside (a bundle) before Ferry uses it: a Ferry schema
+/// exactly as Ferry's own migrations make it (no extra tables, views or triggers that could run
+/// later), not newer than this Ferry, passing `integrity_check` and `foreign_key_check`.
+public enum UntrustedStore {
+    /// - Returns: the schema version and the rows per canonical table.
+    /// - Throws: ``StoreError`` naming what is wrong.
+    public static func check(_ path: String) throws -> (version: Int, counts: [String: Int]) {
+        var configuration = Configuration()
+        configuration.readonly = true
+        // Schema-defined functions in views or triggers never run while checking.
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA trusted_schema = OFF") }
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            defer { try? queue.close() }
+            let version = try queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") ?? 0 }
+            guard version >= 1 else { throw StoreError(.notACanonicalStore("it has no Ferry schema version"), path: path) }
+            guard version <= CanonicalStore.schemaVersion else {
+                throw StoreError(.newerSchema(found: version, known: CanonicalStore.schemaVersion), path: path)
+            }
+            let problems = try queue.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") }.filter { $0 != "ok" }
+            guard problems.isEmpty else { throw StoreError(.integrity(problems), path: path) }
+            let found = try queue.read(schema)
+            let expected = try expectedSchema(version: version)
+            if found != expected {
+                let extra = found.subtracting(expected).map(\.name).sorted()
+                let absent = expected.subtracting(found).map(\.name).sorted()
+                throw StoreError(.notACanonicalStore("its schema is not Ferry's schema version \(version)"
+                    + (extra.isEmpty ? "" : "; not Ferry's: \(extra.prefix(5).joined(separator: ", "))")
+                    + (absent.isEmpty ? "" : "; missing or changed: \(absent.prefix(5).joined(separator: ", "))")), path: path)
+            }
+            let dangling = try queue.read { try Row.fetchAll($0, sql: "PRAGMA foreign_key_check") }
+            if let first = dangling.first {
+                throw StoreError(.integrity(["\(dangling.count) rows refer to missing rows, first in \(first[0] as String? ?? "?")"]), path: path)
+            }
+            return (version, try StoreBackup.rowCounts(queue).filter { CanonicalTables.all.contains($0.key) })
+        } catch let error as DatabaseError {
+            throw StoreError(error, path: path, activity: "checking")
+        }
+    }
+
+    struct SchemaObject: Hashable {
+        var type: String
+        var name: String
+        var sql: String?
+    }
+
+    static func schema(_ db: Database) throws -> Set<SchemaObject> {
+        Set(try Row.fetchAll(db, sql: "SELECT type, name, sql FROM sqlite_master").map { SchemaObject(type: $0[0], name: $0[1], sql: $0[2]) })
+    }
+
+    /// The schema Ferry's migrations make, up to `version`, in memory.
+    static func expectedSchema(version: Int) throws -> Set<SchemaObject> {
+        let queue = try DatabaseQueue()
+        try StoreMigrations.migrator.migrate(queue, upTo: StoreMigrations.identifiers[version - 1])
+        return try queue.read(schema)
+    }
+}

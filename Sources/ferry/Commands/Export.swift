@@ -1,0 +1,48 @@
+import ArgumentParser
+import FerryArchive
+import FerryBundle
+import Foundation
+
+extension Ferry {
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Pack a canonical store into one portable, verifiable bundle file.",
+            discussion: """
+                The bundle is a BagIt 1.0 bag in one archive: a consistent snapshot of the store (taken with SQLite's \
+                backup API, so a store another process is writing still exports a consistent state), one NDJSON file per \
+                table, attachments named by their SHA-256, bundle.json, and SHA-256 manifests; the archive is sealed with \
+                its own SHA-256. The same store gives a byte-identical bundle. An existing FILE is never overwritten. \
+                Format: Formats/bundle.md.
+
+                Examples:
+                  ferry export data.ferry -o data.tar.zst
+                  ferry export data.ferry -o data.zip
+                """)
+
+        @Argument(help: ArgumentHelp("The canonical store to export.", valueName: "store"), completion: .file())
+        var store: String
+
+        @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The bundle file to write.", valueName: "file"),
+                completion: .file())
+        var output: String
+
+        @Option(help: "Archive format (default: from the output's extension, else tar.zst).")
+        var format: ArchiveFormatChoice?
+
+        func run() throws {
+            let chosen = format?.format ?? ArchiveFormat(fileName: output) ?? .tarZstd
+            let summary = try BundleExporter(format: chosen, ferryVersion: Ferry.version).export(store: store, to: output)
+            let rows = summary.counts.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
+            Console.error("""
+                ferry: exported \(store) to \(output) (\(chosen.rawValue), bundle \(summary.bundleID))
+                  \(rows.isEmpty ? "no rows" : rows.joined(separator: ", "))
+                  \(summary.attachmentCount) attachments; payload \(summary.payloadFiles) files, \(summary.payloadBytes) bytes
+                """)
+        }
+    }
+}
+
+enum ArchiveFormatChoice: String, ExpressibleByArgument, CaseIterable {
+    case tarZst = "tar.zst", tarGz = "tar.gz", zip
+    var format: ArchiveFormat { ArchiveFormat(rawValue: rawValue)! }
+}

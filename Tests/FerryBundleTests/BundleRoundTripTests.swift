@@ -1,0 +1,160 @@
+import FerryArchive
+@testable import FerryBundle
+import FerryStore
+import FerryTestSupport
+import Foundation
+import GRDB
+import Testing
+
+/// export → verify → import, for each archive format, on the samples' store.
+@Suite struct BundleRoundTripTests {
+    let directory = TemporaryDirectory("ferry-bundle")
+
+    func path(_ name: String) -> String { directory.url.appendingPathComponent(name).path }
+
+    @Test(arguments: ArchiveFormat.allCases)
+    func exportVerifyImportGivesIdenticalTables(format: ArchiveFormat) throws {
+        let store = try BundleFixtures.sampleStore(at: path("data.ferry"))
+        let bundle = path("data.\(format.rawValue)")
+        let summary = try BundleExporter(format: format, ferryVersion: "test").export(store: store, to: bundle)
+        #expect(summary.counts["recipe"] == 8 && summary.counts["project"] == 25 && summary.counts["log"] == 14)
+        #expect(summary.attachmentCount == 1)
+
+        let verification = try BundleVerifier().verify(bundle)
+        #expect(verification.problems == [])
+        #expect(verification.bundleID == summary.bundleID)
+        #expect(verification.counts == summary.counts)
+
+        let imported = path("imported.ferry")
+        let result = try BundleImporter().importBundle(bundle, into: imported)
+        #expect(result.backup == nil && !result.merged)
+        let before = try TableContents(path: store), after = try TableContents(path: imported)
+        #expect(before == after, "\(before.differences(from: after))")
+        #expect(try BundleFixtures.integrityProblems(imported) == [])
+        // Nothing but the store is left beside it: the staging folder is gone.
+        #expect(BundleFixtures.listing(directory.path).filter { $0.hasPrefix(".") } == [])
+    }
+
+    @Test func theSameStoreGivesTheSameBytes() throws {
+        let store = try BundleFixtures.sampleStore(at: path("data.ferry"))
+        try FileManager.default.createDirectory(atPath: path("again"), withIntermediateDirectories: true)
+        for format in ArchiveFormat.allCases {
+            let first = path("data.\(format.rawValue)"), second = path("again/data.\(format.rawValue)")
+            _ = try BundleExporter(format: format).export(store: store, to: first)
+            _ = try BundleExporter(format: format).export(store: store, to: second)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: first)) == Data(contentsOf: URL(fileURLWithPath: second)), "\(format)")
+        }
+    }
+
+    @Test func tagFilesComeFirstAndTablesAreNDJSONOfEveryRow() throws {
+        let store = try BundleFixtures.sampleStore(at: path("data.ferry"))
+        let bundle = path("data.tar.zst")
+        _ = try BundleExporter().export(store: store, to: bundle)
+        let entries = try BundleFixtures.entries(of: bundle)
+        #expect(entries.prefix(5).map(\.name) == ["data/bagit.txt", "data/bag-info.txt", "data/bundle.json", "data/manifest-sha256.txt",
+                                                   "data/tagmanifest-sha256.txt"])
+        let files = Dictionary(entries.map { ($0.name, $0.bytes) }, uniquingKeysWith: { first, _ in first })
+        let queue = try DatabaseQueue(path: store)
+        for table in CanonicalTables.all {
+            let lines = String(decoding: files["data/data/tables/\(table).ndjson"] ?? [], as: UTF8.self).split(separator: "\n")
+            let count = try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM \(table)") ?? -1 }
+            #expect(lines.count == count, "\(table)")
+            for line in lines {
+                #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) is [String: Any], "\(table): \(line)")
+            }
+        }
+        // A recipe's title as the store holds it, and attachment bytes under their own hash.
+        let title = try queue.read { try String.fetchOne($0, sql: "SELECT title FROM recipe ORDER BY id LIMIT 1") }!
+        let recipes = String(decoding: files["data/data/tables/recipe.ndjson"]!, as: UTF8.self)
+        #expect(recipes.contains("\"title\":\(String(decoding: try JSONSerialization.data(withJSONObject: title, options: .fragmentsAllowed), as: UTF8.self).replacingOccurrences(of: "\\/", with: "/"))"))
+        let (sha, blob) = try queue.read { db in
+            let row = try Row.fetchOne(db, sql: "SELECT sha256, data FROM attachment_content")!
+            return (row["sha256"] as String, row["data"] as Data)
+        }
+        #expect(files["data/data/attachments/\(sha)"] == Array(blob))
+        let info = String(decoding: files["data/bag-info.txt"]!, as: UTF8.self)
+        let payload = entries.filter { $0.name.hasPrefix("data/data/") }
+        #expect(info.contains("Payload-Oxum: \(payload.reduce(0) { $0 + $1.bytes.count }).\(payload.count)\n"))
+        try queue.close()
+    }
+
+    @Test func theUnpackedBagValidatesWithTheLibraryOfCongressBagit() throws {
+        guard (try? CommandRunner.run("/usr/bin/env", ["python3", "-c", "import bagit"]).status) == 0,
+              CommandRunner.isAvailable("tar"), CommandRunner.isAvailable("zstd") else {
+            print("skipped: python3 bagit (pip install bagit), tar or zstd is not installed")
+            return
+        }
+        let store = try BundleFixtures.sampleStore(at: path("data.ferry"))
+        let bundle = path("Données été.tar.zst")
+        _ = try BundleExporter().export(store: store, to: bundle)
+        let unpacked = path("unpacked")
+        try FileManager.default.createDirectory(atPath: unpacked, withIntermediateDirectories: true)
+        let untar = try CommandRunner.run("/usr/bin/env", ["tar", "--zstd", "-xf", bundle, "-C", unpacked])
+        #expect(untar.status == 0, "\(untar.stderr)")
+        let validation = try CommandRunner.run("/usr/bin/env", ["python3", "-m", "bagit", "--validate", unpacked + "/Données été"])
+        #expect(validation.status == 0, "\(validation.stderr)")
+        #expect(validation.stderr.contains("is valid"))
+    }
+
+    @Test func nonASCIINamesRoundTrip() throws {
+        let store = try BundleFixtures.sampleStore(at: path("Sammlung ü.ferry"))
+        let bundle = path("Données été 日本.tar.zst")
+        _ = try BundleExporter().export(store: store, to: bundle)
+        #expect(try BundleFixtures.entries(of: bundle).first?.name == "Données été 日本/bagit.txt")
+        #expect(try BundleVerifier().verify(bundle).problems == [])
+        _ = try BundleImporter().importBundle(bundle, into: path("Ziel ß.ferry"))
+        #expect(try TableContents(path: store) == TableContents(path: path("Ziel ß.ferry")))
+    }
+
+    @Test func mergeUpsertsByIdAndKeepsTheStoresOwnRows() throws {
+        let store = try BundleFixtures.sampleStore(at: path("data.ferry"))
+        let bundle = path("data.tar.zst")
+        _ = try BundleExporter().export(store: store, to: bundle)
+        // The target: the same data with one recipe renamed and one extra log.
+        let target = path("target.ferry")
+        try FileManager.default.copyItem(atPath: store, toPath: target)
+        try BundleFixtures.inflate(target, logs: 1)
+        let queue = try DatabaseQueue(path: target)
+        let recipe = try queue.write { db -> String in
+            let id = try String.fetchOne(db, sql: "SELECT id FROM recipe ORDER BY id LIMIT 1")!
+            try db.execute(sql: "UPDATE recipe SET title = 'Renamed here' WHERE id = ?", arguments: [id])
+            return id
+        }
+        try queue.close()
+
+        let result = try BundleImporter(merge: true).importBundle(bundle, into: target)
+        #expect(result.merged && result.backup != nil)
+        let merged = try DatabaseQueue(path: target)
+        let (title, logs) = try merged.read { db in
+            (try String.fetchOne(db, sql: "SELECT title FROM recipe WHERE id = ?", arguments: [recipe]),
+             try Int.fetchOne(db, sql: "SELECT count(*) FROM log"))
+        }
+        #expect(title != nil && title != "Renamed here")
+        #expect(logs == 15)
+        try merged.close()
+        // The backup is the target as it was before the merge.
+        let backup = try DatabaseQueue(path: result.backup!)
+        #expect(try backup.read { try String.fetchOne($0, sql: "SELECT title FROM recipe WHERE id = ?", arguments: [recipe]) } == "Renamed here")
+        try backup.close()
+    }
+
+    @Test func replacingAStoreBacksItUpFirst() throws {
+        let store = try BundleFixtures.sampleStore(at: path("data.ferry"))
+        let bundle = path("data.tar.zst")
+        _ = try BundleExporter().export(store: store, to: bundle)
+        let target = path("target.ferry")
+        try FileManager.default.copyItem(atPath: store, toPath: target)
+        try BundleFixtures.inflate(target, logs: 3)
+        let before = try TableContents(path: target)
+        let result = try BundleImporter().importBundle(bundle, into: target)
+        #expect(try TableContents(path: result.backup!) == before)
+        #expect(try TableContents(path: target) == TableContents(path: store))
+    }
+
+    @Test func anExistingBundleIsNeverOverwritten() throws {
+        let store = try BundleFixtures.sampleStore(at: path("data.ferry"))
+        let bundle = try directory.write("keep me", to: "data.tar.zst")
+        #expect(throws: BundleError.self) { try BundleExporter().export(store: store, to: bundle) }
+        #expect(try String(contentsOfFile: bundle, encoding: .utf8) == "keep me")
+    }
+}
