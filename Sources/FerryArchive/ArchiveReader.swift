@@ -13,6 +13,13 @@ public struct ArchiveEntry: Sendable, Hashable {
     /// The size the header declares, when it declares one.
     public var declaredSize: Int64?
     public var linkTarget: String?
+
+    public init(path: String, kind: Kind, declaredSize: Int64? = nil, linkTarget: String? = nil) {
+        self.path = path
+        self.kind = kind
+        self.declaredSize = declaredSize
+        self.linkTarget = linkTarget
+    }
 }
 
 /// Why an archive could not be read: the file and libarchive's reason, or a limit hit.
@@ -53,10 +60,9 @@ public final class ArchiveReader {
         self.archive = archive
         archive_read_support_filter_all(archive)
         archive_read_support_format_all(archive)
+        // A throw from here on runs deinit, which frees the archive: do not free it here too.
         guard archive_read_open_filename(archive, path, 64 * 1024) == LibArchive.ok else {
-            let reason = LibArchive.message(archive)
-            archive_read_free(archive)
-            throw ArchiveError(path: path, reason: reason)
+            throw ArchiveError(path: path, reason: LibArchive.message(archive))
         }
     }
 

@@ -96,6 +96,8 @@ public enum ArchiveSeal {
             start = 10
         } else { return nil }
         guard tail.count >= start + textLength, Array(tail[start..<(start + prefix.count)]) == prefix else { return nil }
+        // Every byte of the trailer is fixed but the digest: a change to any of them is a damaged seal.
+        if start == 10, tail != gzipMember(comment: Array(tail[start..<(start + textLength)])) { return nil }
         let digits = tail[(start + prefix.count)..<(start + textLength)]
         guard digits.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else { return nil }
         return String(decoding: digits, as: UTF8.self)

@@ -66,10 +66,9 @@ public final class ArchiveWriter {
             status = archive_write_set_bytes_in_last_block(archive, 1)
         }
         if status == LibArchive.ok { status = archive_write_open_filename(archive, path) }
+        // A throw from here on runs deinit, which frees the archive: do not free it here too.
         guard status == LibArchive.ok else {
-            let reason = LibArchive.message(archive)
-            archive_write_free(archive)
-            throw ArchiveError(path: path, reason: reason)
+            throw ArchiveError(path: path, reason: LibArchive.message(archive))
         }
     }
 

@@ -62,7 +62,8 @@ struct EntryPolicy {
         // Case and Unicode-normalization twins unpack onto one file on macOS and Windows.
         let key = inner.precomposedStringWithCanonicalMapping.lowercased()
         if let earlier = seen[key] {
-            return .unsafe(earlier == inner ? "a duplicate entry" : "an alias of \(earlier) (differs only in case or Unicode form)")
+            // Swift compares strings by canonical equivalence: compare bytes to tell a duplicate from a twin.
+            return .unsafe(Array(earlier.utf8) == Array(inner.utf8) ? "a duplicate entry" : "an alias of \(earlier) (differs only in case or Unicode form)")
         }
         seen[key] = inner
         return entry.kind == .directory ? .folder : .file(inner)

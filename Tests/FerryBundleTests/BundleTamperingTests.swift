@@ -1,0 +1,107 @@
+import FerryArchive
+@testable import FerryBundle
+import FerryStore
+import FerryTestSupport
+import Foundation
+import GRDB
+import Testing
+
+/// Any change to a bundle is caught: single bit flips anywhere, for every format.
+@Suite struct BundleTamperingTests {
+    let directory = TemporaryDirectory("ferry-bundle-flip")
+
+    func path(_ name: String) -> String { directory.url.appendingPathComponent(name).path }
+
+    /// A store with a few recipes: its bundle is small enough to flip a bit in every byte.
+    func smallBundle(_ format: ArchiveFormat) throws -> String {
+        let store = path("small.ferry")
+        if !FileManager.default.fileExists(atPath: store) {
+            let recipes = TestPaths.samples.appendingPathComponent("brewguide/recipes.json").path
+            _ = try ConversionJob(inputs: [recipes], store: store).run()
+        }
+        let bundle = path("small.\(format.rawValue)")
+        if !FileManager.default.fileExists(atPath: bundle) { _ = try BundleExporter(format: format).export(store: store, to: bundle) }
+        return bundle
+    }
+
+    @Test(arguments: ArchiveFormat.allCases)
+    func aBitFlippedInAnyByteIsReported(format: ArchiveFormat) throws {
+        let bundle = try smallBundle(format)
+        let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: bundle)))
+        #expect(try BundleVerifier().verify(bundle).problems == [])
+        let flipped = path("flipped.\(format.rawValue)")
+        var missed: [Int] = []
+        for offset in 0..<original.count {
+            var bytes = original
+            bytes[offset] ^= UInt8(1 << (offset % 8))
+            try Data(bytes).write(to: URL(fileURLWithPath: flipped))
+            let problems = (try? BundleVerifier().verify(flipped).problems) ?? [BundleProblem(.unreadable, nil, "thrown")]
+            if problems.isEmpty { missed.append(offset) }
+        }
+        #expect(missed == [], "\(missed.count) of \(original.count) flips went unnoticed, first at \(missed.prefix(5))")
+    }
+
+    @Test func everyBitOfTheSealAndTheFirstHeaderIsChecked() throws {
+        let bundle = try smallBundle(.tarZstd)
+        let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: bundle)))
+        let flipped = path("bits.tar.zst")
+        let offsets = Array(0..<64) + Array((original.count - 96)..<original.count)
+        for offset in offsets {
+            for bit in 0..<8 {
+                var bytes = original
+                bytes[offset] ^= UInt8(1 << bit)
+                try Data(bytes).write(to: URL(fileURLWithPath: flipped))
+                let problems = (try? BundleVerifier().verify(flipped).problems) ?? []
+                #expect(!problems.isEmpty, "byte \(offset) bit \(bit)")
+            }
+        }
+    }
+
+    @Test func importRefusesAFlippedBundleAndLeavesTheStoreAlone() throws {
+        let bundle = try smallBundle(.tarZstd)
+        let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: bundle)))
+        let target = try BundleFixtures.sampleStore(at: path("target.ferry"))
+        let before = try TableContents(path: target)
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<25 {
+            var bytes = original
+            let offset = Int.random(in: 0..<bytes.count, using: &generator)
+            bytes[offset] ^= UInt8(1 << Int.random(in: 0..<8, using: &generator))
+            let flipped = path("flipped-\(offset).tar.zst")
+            try Data(bytes).write(to: URL(fileURLWithPath: flipped))
+            #expect(throws: (any Error).self, "byte \(offset)") { try BundleImporter().importBundle(flipped, into: target) }
+        }
+        #expect(try TableContents(path: target) == before)
+        #expect(!FileManager.default.fileExists(atPath: StoreBackup.folder(for: target)))
+        #expect(BundleFixtures.listing(directory.path).filter { $0.hasPrefix(".") } == [])
+    }
+
+    @Test func aChangedFileIsNamedAsCorrupt() throws {
+        // Re-pack a bundle with one table's bytes changed: the archive is well formed, the manifest is not met.
+        let bundle = try smallBundle(.tarZstd)
+        let changed = path("changed.tar")
+        var tar = TarBuilder()
+        for entry in try BundleFixtures.entries(of: bundle) {
+            tar.add(entry.name, entry.name.hasSuffix("recipe.ndjson") ? Array(String(decoding: entry.bytes, as: UTF8.self)
+                .replacingOccurrences(of: "V60", with: "V61").utf8) : entry.bytes)
+        }
+        try Data(tar.archive).write(to: URL(fileURLWithPath: changed))
+        let problems = try BundleVerifier().verify(changed).problems
+        #expect(problems.contains { $0.kind == .corrupt && $0.path == "data/tables/recipe.ndjson" }, "\(problems)")
+        #expect(problems.contains { $0.kind == .corrupt && $0.path == nil })   // no seal on a re-packed archive
+    }
+
+    @Test func missingAndExtraFilesAreNamed() throws {
+        let bundle = try smallBundle(.tarZstd)
+        let repacked = path("repacked.tar")
+        var tar = TarBuilder()
+        for entry in try BundleFixtures.entries(of: bundle) where !entry.name.hasSuffix("tables/tag.ndjson") {
+            tar.add(entry.name, entry.bytes)
+        }
+        tar.add("small/data/notes.txt", Array("smuggled".utf8))
+        try Data(tar.archive).write(to: URL(fileURLWithPath: repacked))
+        let problems = try BundleVerifier().verify(repacked).problems
+        #expect(problems.contains(BundleProblem(.missing, "data/tables/tag.ndjson", "listed in manifest-sha256.txt")), "\(problems)")
+        #expect(problems.contains(BundleProblem(.extra, "data/notes.txt", "in the archive but in no manifest")), "\(problems)")
+    }
+}
