@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs ferry on the bundled Samples/: what `make demo` shows. The one thing it writes is the
-# converted store out/demo.ferry (with its report out/demo-report.json).
+# Runs ferry on the bundled Samples/: what `make demo` shows. It writes only under out/: the
+# converted store out/demo.ferry (with its report out/demo-report.json), its bundle
+# out/demo.tar.zst, and the store imported back from that bundle, out/demo-imported.ferry.
 set -uo pipefail
 ferry=${FERRY:-.build/debug/ferry}
 step() { printf '\n\033[1m$ ferry %s\033[0m\n' "$*"; "$ferry" "$@"; local status=$?; [ $status -eq 0 ] || printf '(exit status %d)\n' $status; return $status; }
@@ -10,7 +11,14 @@ step diff Formats/legacy/Molten.xcdatamodeld
 step inspect Samples/molten/Molten.sqlite
 mkdir -p out
 rm -f out/demo.ferry out/demo-report.json
-rm -rf out/demo.ferry.backups
+rm -f out/demo.tar.zst out/demo-imported.ferry
+rm -rf out/demo.ferry.backups out/demo-imported.ferry.backups
 step convert Samples --to out/demo.ferry --report out/demo-report.json || exit 1
+step export out/demo.ferry -o out/demo.tar.zst || exit 1
+step verify out/demo.tar.zst || exit 1
+step import out/demo.tar.zst --to out/demo-imported.ferry || exit 1
+step backup out/demo.ferry || exit 1
+step backups out/demo.ferry || exit 1
 echo
-echo "wrote out/demo.ferry (the canonical store) and out/demo-report.json (the conversion report)"
+echo "wrote out/demo.ferry (the canonical store), out/demo-report.json (the conversion report),"
+echo "out/demo.tar.zst (its bundle) and out/demo-imported.ferry (the store imported from the bundle)"

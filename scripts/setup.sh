@@ -21,4 +21,10 @@ if command -v python3 >/dev/null && ! python3 -c 'import jsonschema' 2>/dev/null
     python3 -m pip install --quiet jsonschema || echo "setup: jsonschema unavailable; schema tests will be skipped" >&2
 fi
 
+# The bundle tests validate unpacked bags with the Library of Congress BagIt validator.
+if command -v python3 >/dev/null && ! python3 -c 'import bagit' 2>/dev/null; then
+    echo "setup: installing Python bagit" >&2
+    python3 -m pip install --quiet bagit || echo "setup: bagit unavailable; the independent BagIt check will be skipped" >&2
+fi
+
 command -v swift >/dev/null || { echo "setup: swift not found on PATH (Swift 6.1 or later is needed)" >&2; exit 1; }

@@ -46,7 +46,11 @@ public struct BundleExporter: Sendable {
         let snapshotPath = staging.file(BundleLayout.storeSnapshot)
         let source = try CanonicalStore(path: store, readOnly: true)
         guard source.hasSchema else { throw StoreError(.notACanonicalStore("it has no Ferry schema"), path: store) }
-        try source.copy(to: snapshotPath)
+        do {
+            try source.copy(to: snapshotPath)
+        } catch let error as StoreError {
+            throw BundleError(.cannotWrite("cannot write the store's snapshot: \(error.message)"), path: output)
+        }
         try source.close()
 
         var configuration = Configuration()

@@ -54,7 +54,7 @@ public final class CanonicalStore: @unchecked Sendable {
             try queue.backup(to: copy)
             try copy.close()
         } catch let error as DatabaseError {
-            throw StoreError(error, path: destination, activity: "copying \(path)")
+            throw StoreError(error, path: destination, activity: "copying \(path)", writing: true)
         }
     }
 

@@ -46,7 +46,7 @@ public struct ConversionJob {
 
         if dryRun {
             let scratch = NSTemporaryDirectory() + "ferry-dry-run-\(UUID().uuidString).ferry"
-            defer { unlink(scratch) }
+            defer { FileSync.removeDatabase(scratch) }
             if exists { try StoreCopy.copy(store, to: scratch) }
             let target = try CanonicalStore(path: scratch)
             report.counts(try target.write(context.batch, report: report, keepGoing: options.keepGoing, run: run))
@@ -73,7 +73,7 @@ public struct ConversionJob {
         }
         let temporary = (folder as NSString).appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).partial")
         var published = false
-        defer { if !published { unlink(temporary) } }
+        defer { if !published { FileSync.removeDatabase(temporary) } }
         let target = try CanonicalStore(path: temporary)
         report.counts(try target.write(batch, report: report, keepGoing: options.keepGoing, run: run))
         let problems = try target.check()

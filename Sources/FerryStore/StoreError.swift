@@ -24,9 +24,19 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         self.activity = activity
     }
 
-    init(_ error: DatabaseError, path: String, activity: String?) {
+    /// - Parameter writing: whether a failure may come from the file system refusing a write, which
+    ///   SQLite's backup API reports with a bare result code ("not an error", "disk I/O error").
+    init(_ error: DatabaseError, path: String, activity: String?, writing: Bool = false) {
         let busy = error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
-        self.init(busy ? .locked : .database(error.message ?? "\(error.resultCode)"), path: path, activity: activity)
+        self.init(busy ? .locked : .database(writing ? Self.writeFailure(error) : error.message ?? "\(error.resultCode)"),
+                  path: path, activity: activity)
+    }
+
+    /// SQLite's message, or a plain one when the file system refused a write.
+    static func writeFailure(_ error: DatabaseError) -> String {
+        let reason = error.message ?? "\(error.resultCode)"
+        guard error.resultCode == .SQLITE_FULL || error.resultCode == .SQLITE_IOERR || reason == "not an error" else { return reason }
+        return "cannot write: the disk is full or the file is larger than allowed (\(error.extendedResultCode))"
     }
 
     public var message: String {

@@ -73,9 +73,9 @@ import Testing
             #expect(refused.contains { $0.kind == attack.kind && $0.detail.contains(attack.detail) }, "\(refused)")
         }
         #expect(try TableContents(path: target) == before)
-        #expect(BundleFixtures.listing(path("work")) == ["target.ferry"])
+        #expect(StoreFixtures.listing(path("work")) == ["target.ferry"])
         #expect(!FileManager.default.fileExists(atPath: "/tmp/\(escape)"))
-        #expect(!BundleFixtures.listing(directory.path).contains { $0.contains(escape) })
+        #expect(!StoreFixtures.listing(directory.path).contains { $0.contains(escape) })
         #expect(!FileManager.default.fileExists(atPath: directory.url.deletingLastPathComponent().appendingPathComponent(escape).path))
     }
 
@@ -95,7 +95,7 @@ import Testing
             #expect("\(error)".contains("compression bomb"), "\(error)")
         }
         #expect(try TableContents(path: target) == before)
-        #expect(BundleFixtures.listing(path("work")) == ["target.ferry"])
+        #expect(StoreFixtures.listing(path("work")) == ["target.ferry"])
     }
 
     @Test func entryCountAndSizeLimitsStopReading() throws {

@@ -30,9 +30,9 @@ import Testing
         #expect(result.backup == nil && !result.merged)
         let before = try TableContents(path: store), after = try TableContents(path: imported)
         #expect(before == after, "\(before.differences(from: after))")
-        #expect(try BundleFixtures.integrityProblems(imported) == [])
+        #expect(try StoreFixtures.integrityProblems(imported) == [])
         // Nothing but the store is left beside it: the staging folder is gone.
-        #expect(BundleFixtures.listing(directory.path).filter { $0.hasPrefix(".") } == [])
+        #expect(StoreFixtures.listing(directory.path).filter { $0.hasPrefix(".") } == [])
     }
 
     @Test func theSameStoreGivesTheSameBytes() throws {
@@ -113,7 +113,7 @@ import Testing
         // The target: the same data with one recipe renamed and one extra log.
         let target = path("target.ferry")
         try FileManager.default.copyItem(atPath: store, toPath: target)
-        try BundleFixtures.inflate(target, logs: 1)
+        try StoreFixtures.inflate(target, logs: 1)
         let queue = try DatabaseQueue(path: target)
         let recipe = try queue.write { db -> String in
             let id = try String.fetchOne(db, sql: "SELECT id FROM recipe ORDER BY id LIMIT 1")!
@@ -144,7 +144,7 @@ import Testing
         _ = try BundleExporter().export(store: store, to: bundle)
         let target = path("target.ferry")
         try FileManager.default.copyItem(atPath: store, toPath: target)
-        try BundleFixtures.inflate(target, logs: 3)
+        try StoreFixtures.inflate(target, logs: 3)
         let before = try TableContents(path: target)
         let result = try BundleImporter().importBundle(bundle, into: target)
         #expect(try TableContents(path: result.backup!) == before)

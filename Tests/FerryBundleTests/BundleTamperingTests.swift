@@ -73,7 +73,7 @@ import Testing
         }
         #expect(try TableContents(path: target) == before)
         #expect(!FileManager.default.fileExists(atPath: StoreBackup.folder(for: target)))
-        #expect(BundleFixtures.listing(directory.path).filter { $0.hasPrefix(".") } == [])
+        #expect(StoreFixtures.listing(directory.path).filter { $0.hasPrefix(".") } == [])
     }
 
     @Test func aChangedFileIsNamedAsCorrupt() throws {

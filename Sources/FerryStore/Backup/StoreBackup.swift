@@ -30,7 +30,7 @@ public struct StoreBackup: Sendable {
         }
         let final = uniqueName(in: folder, store: storePath, now: now)
         let temporary = (folder as NSString).appendingPathComponent(".\((final as NSString).lastPathComponent).partial")
-        unlink(temporary)
+        FileSync.removeDatabase(temporary)
         do {
             var configuration = Configuration()
             configuration.readonly = true
@@ -50,13 +50,13 @@ public struct StoreBackup: Sendable {
             }
             FileSync.flushFolder(folder)
         } catch let error as StoreError {
-            unlink(temporary)
+            FileSync.removeDatabase(temporary)
             throw error
         } catch let error as DatabaseError {
-            unlink(temporary)
-            throw StoreError(.backup(error.message ?? "\(error.resultCode)"), path: storePath)
+            FileSync.removeDatabase(temporary)
+            throw StoreError(.backup(StoreError.writeFailure(error)), path: storePath)
         } catch {
-            unlink(temporary)
+            FileSync.removeDatabase(temporary)
             throw StoreError(.backup("\(error)"), path: storePath)
         }
         rotate(folder, store: storePath)
@@ -119,6 +119,11 @@ enum FileSync {
         guard descriptor >= 0 else { throw StoreError(.database("cannot open \(path) to flush it: \(String(cString: strerror(errno)))"), path: path) }
         defer { close(descriptor) }
         guard fsync(descriptor) == 0 else { throw StoreError(.database("cannot flush \(path): \(String(cString: strerror(errno)))"), path: path) }
+    }
+
+    /// Removes an SQLite file and the journal files SQLite may have left beside it.
+    static func removeDatabase(_ path: String) {
+        for suffix in ["", "-journal", "-wal", "-shm"] { unlink(path + suffix) }
     }
 
     /// Best effort: some file systems refuse to sync a folder.

@@ -28,7 +28,7 @@ public struct StoreRestore: Sendable {
         _ = try UntrustedStore.check(source)
         let temporary = StoreFiles.temporaryName(beside: store, purpose: "restore")
         var published = false
-        defer { if !published { unlink(temporary) } }
+        defer { if !published { FileSync.removeDatabase(temporary) } }
         let counts = try StoreFiles.verifiedCopy(source, to: temporary, reportingAs: store)
 
         var previous: String?
@@ -76,7 +76,7 @@ public enum StoreFiles {
             try FileSync.flush(destination)
             return found.filter { CanonicalTables.all.contains($0.key) }
         } catch let error as DatabaseError {
-            throw StoreError(error, path: store, activity: "copying \(source)")
+            throw StoreError(error, path: store, activity: "copying \(source)", writing: true)
         }
     }
 

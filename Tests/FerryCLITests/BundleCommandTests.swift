@@ -1,0 +1,105 @@
+import FerryTestSupport
+import Foundation
+import GRDB
+import Testing
+
+/// `ferry export`, `verify`, `import`, `backup`, `backups` and `restore` as a user runs them.
+@Suite struct BundleCommandTests {
+    let directory = TemporaryDirectory("ferry-cli-bundle")
+
+    func path(_ name: String) -> String { directory.url.appendingPathComponent(name).path }
+
+    func sampleStore(_ name: String = "data.ferry") throws -> String {
+        let store = path(name)
+        let result = try ferry("convert", "Samples", "--to", store)
+        #expect(result.status == 0, "\(result.stderr)")
+        return store
+    }
+
+    @Test func exportVerifyImportFromTheCommandLine() throws {
+        let store = try sampleStore()
+        let bundle = path("data.zip")
+        let exported = try ferry("export", store, "-o", bundle)
+        #expect(exported.status == 0, "\(exported.stderr)")
+        #expect(exported.stderr.contains("ferry: exported \(store) to \(bundle) (zip, bundle "))
+
+        let verified = try ferry("verify", bundle, "--format", "json")
+        #expect(verified.status == 0)
+        let report = try json(verified)
+        #expect(report["valid"] as? Bool == true)
+        #expect((report["counts"] as? [String: Int])?["recipe"] == 8)
+        #expect((report["problems"] as? [Any])?.isEmpty == true)
+
+        let imported = try ferry("import", bundle, "--to", path("copy.ferry"))
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(try TableContents(path: store) == TableContents(path: path("copy.ferry")))
+
+        let again = try ferry("export", store, "-o", bundle)
+        #expect(again.status == 73)
+        #expect(again.stderr == "ferry: error: \(bundle): the file exists; remove it or choose another name (bundles are never overwritten)\n")
+    }
+
+    @Test func verifyListsEachProblemAndExitsNonZero() throws {
+        let store = try sampleStore()
+        let bundle = path("data.tar.zst")
+        #expect(try ferry("export", store, "-o", bundle).status == 0)
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: bundle)))
+        bytes[bytes.count / 2] ^= 0x10
+        try Data(bytes).write(to: URL(fileURLWithPath: bundle))
+        let result = try ferry("verify", bundle)
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("\(bundle): corrupt: "), "\(result.stdout)")
+        #expect(result.stdout.hasSuffix("problems\n") || result.stdout.hasSuffix("problem\n"))
+
+        let refused = try ferry("import", bundle, "--to", path("target.ferry"))
+        #expect(refused.status == 65)
+        #expect(refused.stderr.hasPrefix("ferry: error: \(bundle): not a valid bundle ("), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: path("target.ferry")))
+
+        let missing = try ferry("verify", path("nothing.tar.zst"))
+        #expect(missing.status == 66 && missing.stderr == "ferry: error: \(path("nothing.tar.zst")): no such file\n")
+    }
+
+    @Test func backupBackupsAndRestore() throws {
+        let store = try sampleStore()
+        let before = try TableContents(path: store)
+        let backup = try ferry("backup", store, "--keep", "2")
+        #expect(backup.status == 0)
+        let first = backup.stdout.trimmingCharacters(in: .newlines)
+        #expect(first.hasPrefix(store + ".backups/data-") && first.hasSuffix(".ferry"))
+        #expect(try TableContents(path: first) == before)
+
+        // Change the store, then put the backup back.
+        let queue = try DatabaseQueue(path: store)
+        try queue.write { try $0.execute(sql: "UPDATE recipe SET title = 'changed'; DELETE FROM recipe_tag") }
+        try queue.close()
+        let changed = try TableContents(path: store)
+        let restored = try ferry("restore", store)
+        #expect(restored.status == 0, "\(restored.stderr)")
+        #expect(restored.stderr.contains("ferry: restored \(store) from \(first)"))
+        #expect(try TableContents(path: store) == before)
+
+        let listed = try ferry("backups", store, "--format", "json")
+        let backups = try json(listed)["backups"] as? [[String: Any]] ?? []
+        #expect(backups.count == 2)   // the first backup, and the changed store as it was before the restore
+        let safety = backups.last?["path"] as? String ?? ""
+        #expect(try TableContents(path: safety) == changed)
+
+        // Rotation keeps the newest two.
+        for _ in 0..<3 { #expect(try ferry("backup", store, "--keep", "2").status == 0) }
+        #expect(try ferry("backups", store).stdout.split(separator: "\n").count == 2)
+
+        let none = try ferry("restore", path("other.ferry"))
+        #expect(none.status == 73)
+        #expect(none.stderr.contains("there are no backups in \(path("other.ferry")).backups/ to restore from"))
+    }
+
+    @Test func restoreRefusesABackupThatIsNotAFerryStore() throws {
+        let store = try sampleStore()
+        let before = try TableContents(path: store)
+        let bogus = try directory.write("not a database at all, just text", to: "bogus.ferry")
+        let result = try ferry("restore", store, "--from", bogus)
+        #expect(result.status != 0 && result.stderr.hasPrefix("ferry: error: \(bogus): "), "\(result.stderr)")
+        #expect(try TableContents(path: store) == before)
+    }
+}
