@@ -2,7 +2,7 @@
 SWIFT ?= swift
 MANUAL_DATE ?= 2026-11-22
 
-.PHONY: setup build release demo test docs samples clean
+.PHONY: setup build release demo test docs samples bench clean
 
 setup:
 	@scripts/setup.sh
@@ -20,6 +20,13 @@ test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	@$(MAKE) --no-print-directory docs
+
+# Times convert, export and verify on N generated brew logs against sqlite-utils, the sqlite3
+# shell and tar/sha256sum (release build; minutes at the default million records).
+N ?= 1000000
+RUNS ?= 3
+bench: release
+	python3 scripts/bench.py --records $(N) --runs $(RUNS)
 
 # Rewrites the sample stores in Samples/ and the legacy models built into ferry.
 samples: setup

@@ -10,39 +10,68 @@ extension CanonicalStore: ExistingRecords {
 
     public func recipeSnapshot(_ id: String) -> LogSnapshot? {
         guard hasSchema else { return nil }
-        return try? read { db -> LogSnapshot? in
-            guard let row = try Row.fetchOne(db, sql: "SELECT title, method, kind FROM recipe WHERE id = ?", arguments: [id]) else { return nil }
-            var snapshot = LogSnapshot(sourceType: "recipe", sourceID: id)
-            snapshot.title = row["title"]
-            snapshot.method = row["method"]
-            snapshot.kind = row["kind"]
-            let parameters = try Row.fetchAll(db, sql: "SELECT name, value, text_value, unit FROM recipe_parameter WHERE recipe_id = ? ORDER BY position",
-                                              arguments: [id])
-            for parameter in parameters {
-                var entry = JSONObject()
-                if let value = parameter["value"] as Double? { entry["value"] = .double(value) }
-                if let text = parameter["text_value"] as String? { entry["text"] = .string(text) }
-                if let unit = parameter["unit"] as String? { entry["unit"] = .string(unit) }
-                snapshot.parameters[parameter["name"]] = .object(entry)
-            }
-            return snapshot
-        } ?? nil
+        return (try? read { try ExistingQueries.recipeSnapshot($0, id) }) ?? nil
     }
 
     public func projectSnapshot(_ id: String) -> LogSnapshot? {
         guard hasSchema else { return nil }
-        return try? read { db -> LogSnapshot? in
-            guard let row = try Row.fetchOne(db, sql: "SELECT title, kind, category FROM project WHERE id = ?", arguments: [id]) else { return nil }
-            var snapshot = LogSnapshot(sourceType: "project", sourceID: id)
-            snapshot.title = row["title"]
-            snapshot.kind = row["kind"]
-            snapshot.method = row["category"]
-            return snapshot
-        } ?? nil
+        return (try? read { try ExistingQueries.projectSnapshot($0, id) }) ?? nil
     }
 
     private func exists(_ table: String, _ id: String) -> Bool {
         guard hasSchema else { return false }
-        return (try? read { try Bool.fetchOne($0, sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE id = ?)", arguments: [id]) ?? false }) ?? false
+        return (try? read { try ExistingQueries.exists($0, table, id) }) ?? false
+    }
+}
+
+/// Queries for records a store holds, on any connection (a read, or a write transaction in progress).
+enum ExistingQueries {
+    static func exists(_ db: Database, _ table: String, _ id: String) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE id = ?)", arguments: [id]) ?? false
+    }
+
+    /// What a log made from the recipe now would snapshot: title, method, kind, parameters.
+    static func recipeSnapshot(_ db: Database, _ id: String) throws -> LogSnapshot? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT title, method, kind FROM recipe WHERE id = ?", arguments: [id]) else { return nil }
+        var snapshot = LogSnapshot(sourceType: "recipe", sourceID: id)
+        snapshot.title = row["title"]
+        snapshot.method = row["method"]
+        snapshot.kind = row["kind"]
+        let parameters = try Row.fetchAll(db, sql: "SELECT name, value, text_value, unit FROM recipe_parameter WHERE recipe_id = ? ORDER BY position",
+                                          arguments: [id])
+        for parameter in parameters {
+            var entry = JSONObject()
+            if let value = parameter["value"] as Double? { entry["value"] = .double(value) }
+            if let text = parameter["text_value"] as String? { entry["text"] = .string(text) }
+            if let unit = parameter["unit"] as String? { entry["unit"] = .string(unit) }
+            snapshot.parameters[parameter["name"]] = .object(entry)
+        }
+        return snapshot
+    }
+
+    static func projectSnapshot(_ db: Database, _ id: String) throws -> LogSnapshot? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT title, kind, category FROM project WHERE id = ?", arguments: [id]) else { return nil }
+        var snapshot = LogSnapshot(sourceType: "project", sourceID: id)
+        snapshot.title = row["title"]
+        snapshot.kind = row["kind"]
+        snapshot.method = row["category"]
+        return snapshot
+    }
+
+    /// A log's snapshot as stored.
+    static func logSnapshot(_ db: Database, log: String) throws -> LogSnapshot? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM log_snapshot WHERE log_id = ?", arguments: [log]) else { return nil }
+        var snapshot = LogSnapshot(sourceType: row["source_type"], sourceID: row["source_id"])
+        snapshot.title = row["title"]
+        snapshot.method = row["method"]
+        snapshot.kind = row["kind"]
+        if let parameters = row["parameters"] as String?, let object = try? JSONReader().read(Array(parameters.utf8)).object {
+            snapshot.parameters = object
+        }
+        snapshot.isReconstructed = (row["is_reconstructed"] as Int64? ?? 0) != 0
+        if let fields = row["reconstructed_fields"] as String?, let array = try? JSONReader().read(Array(fields.utf8)).array {
+            snapshot.reconstructedFields = array.compactMap(\.string)
+        }
+        return snapshot
     }
 }

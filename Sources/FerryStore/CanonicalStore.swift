@@ -18,12 +18,20 @@ public final class CanonicalStore: @unchecked Sendable {
 
     /// Opens or creates the store and brings its schema up to date.
     /// - Throws: ``StoreError`` when the file is not a Ferry store or is newer than this Ferry.
-    public init(path: String, readOnly: Bool = false) throws {
+    /// - Parameter bulk: for a new file that is flushed and renamed into place when complete (a
+    ///   crash loses only the temporary file): no syncs while writing, the journal in memory, and
+    ///   a larger page cache, which random UUID keys need.
+    public init(path: String, readOnly: Bool = false, bulk: Bool = false) throws {
         self.path = path
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.readonly = readOnly
         configuration.busyMode = .timeout(2)
+        if bulk {
+            configuration.prepareDatabase { db in
+                try db.execute(sql: "PRAGMA synchronous = OFF; PRAGMA journal_mode = MEMORY; PRAGMA cache_size = -65536")
+            }
+        }
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)
             let version = try queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") ?? 0 }

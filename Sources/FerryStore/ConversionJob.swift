@@ -37,35 +37,43 @@ public struct ConversionJob {
     ///   ``StoreError`` for a store that cannot be backed up or written (it is left as it was).
     public func run() throws -> ConversionReport {
         let report = ReportBuilder(store: store, dryRun: dryRun)
-        let context = try Converter(options: options).convert(inputs, report: report)
+        // Read what the inputs are before anything is written or backed up: a wrong input fails here.
+        _ = try InputScanner(from: options.from).scan(inputs)
         let exists = FileManager.default.fileExists(atPath: store)
-        let existing = exists ? try CanonicalStore(path: store, readOnly: true) : nil
-        SnapshotLinker().link(context, existing: existing ?? NoExistingRecords() as ExistingRecords)
-        try existing?.close()
         let run = (version: ferryVersion, inputs: JSONValue.array(inputs.map { .string($0) }))
 
         if dryRun {
             let scratch = NSTemporaryDirectory() + "ferry-dry-run-\(UUID().uuidString).ferry"
             defer { FileSync.removeDatabase(scratch) }
             if exists { try StoreCopy.copy(store, to: scratch) }
-            let target = try CanonicalStore(path: scratch)
-            report.counts(try target.write(context.batch, report: report, keepGoing: options.keepGoing, run: run))
+            let target = try CanonicalStore(path: scratch, bulk: true)
+            report.counts(try convert(into: target, report: report, run: run))
             try target.close()
         } else if exists {
+            // Refuse a file that is not a Ferry store before backing it up or writing to it.
+            try CanonicalStore(path: store, readOnly: true).close()
             report.backup(try backup.backUp(store))
             let target = try CanonicalStore(path: store)
-            report.counts(try target.write(context.batch, report: report, keepGoing: options.keepGoing, run: run))
+            report.counts(try convert(into: target, report: report, run: run))
             let problems = try target.check()
             try target.close()
             guard problems.isEmpty else { throw StoreError(.integrity(problems), path: store) }
         } else {
-            try writeNew(context.batch, report: report, run: run)
+            try writeNew(report: report, run: run)
         }
         return report.finish()
     }
 
+    /// Reads, normalizes, links and writes every input in one transaction of `target`, batch by batch.
+    private func convert(into target: CanonicalStore, report: ReportBuilder, run: (version: String, inputs: JSONValue)) throws -> [String: Int] {
+        try target.session(report: report, keepGoing: options.keepGoing, run: run) { session in
+            let context = try Converter(options: options).convert(inputs, report: report, sink: session)
+            try session.finish(context)
+        }
+    }
+
     /// Builds a new store under a temporary name in the target's folder, then renames it into place.
-    private func writeNew(_ batch: CanonicalBatch, report: ReportBuilder, run: (version: String, inputs: JSONValue)) throws {
+    private func writeNew(report: ReportBuilder, run: (version: String, inputs: JSONValue)) throws {
         let url = URL(fileURLWithPath: store)
         let folder = url.deletingLastPathComponent().path
         guard FileManager.default.isWritableFile(atPath: folder) else {
@@ -74,8 +82,8 @@ public struct ConversionJob {
         let temporary = (folder as NSString).appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).partial")
         var published = false
         defer { if !published { FileSync.removeDatabase(temporary) } }
-        let target = try CanonicalStore(path: temporary)
-        report.counts(try target.write(batch, report: report, keepGoing: options.keepGoing, run: run))
+        let target = try CanonicalStore(path: temporary, bulk: true)
+        report.counts(try convert(into: target, report: report, run: run))
         let problems = try target.check()
         try target.close()
         guard problems.isEmpty else { throw StoreError(.integrity(problems), path: store) }

@@ -9,8 +9,17 @@ public final class ConversionContext: @unchecked Sendable {
     public let report: ReportBuilder
     public let keepGoing: Bool
     public var batch = CanonicalBatch()
-    /// Ids seen per table, to refuse duplicates with the record that had them first.
-    private var seen: [String: [String: RecordLocation]] = [:]
+    /// Where large inputs hand over records as they go, so that memory stays flat; nil keeps
+    /// the whole batch until the end.
+    public var sink: BatchSink?
+    /// Records per hand-over to the sink.
+    public var flushThreshold = 20_000
+    /// Ids seen per table, to refuse duplicates with the record that had them first: 16-byte
+    /// keys for UUIDs (a million ids fit in tens of megabytes), text for anything else.
+    private var seen: [String: [UUIDKey: SeenAt]] = [:]
+    private var seenText: [String: [String: SeenAt]] = [:]
+    private var seenFiles: [String: UInt32] = [:]
+    private var seenFileNames: [String] = []
 
     public init(dates: LegacyDateDecoder = LegacyDateDecoder(), report: ReportBuilder, keepGoing: Bool) {
         self.dates = dates
@@ -31,13 +40,33 @@ public final class ConversionContext: @unchecked Sendable {
 
     /// Refuses an id already used in the same table by another record of this conversion.
     public func claim(_ id: String, table: String, at location: RecordLocation) throws {
-        if let first = seen[table]?[id] {
-            var here = location
-            here.field = here.field ?? "id"
-            let sameFile = first.file == location.file
-            throw ConversionError(.duplicateID(id, firstRecord: sameFile ? first.record : nil), at: here)
+        let fileIndex: UInt32
+        if let known = seenFiles[location.file] { fileIndex = known } else {
+            fileIndex = UInt32(seenFileNames.count)
+            seenFiles[location.file] = fileIndex
+            seenFileNames.append(location.file)
         }
-        seen[table, default: [:]][id] = location
+        let here = SeenAt(file: fileIndex, record: UInt32(clamping: location.record ?? 0))
+        let first: SeenAt?
+        if let key = UUIDKey(id) {
+            first = seen[table, default: [:]].updateValue(here, forKey: key)
+            if let first { seen[table]![key] = first }
+        } else {
+            first = seenText[table, default: [:]].updateValue(here, forKey: id)
+            if let first { seenText[table]![id] = first }
+        }
+        if let first {
+            var located = location
+            located.field = located.field ?? "id"
+            let sameFile = first.file == fileIndex
+            throw ConversionError(.duplicateID(id, firstRecord: sameFile && first.record > 0 ? Int(first.record) : nil), at: located)
+        }
+    }
+
+    /// Hands the batch to the sink once it holds `flushThreshold` records.
+    public func flushIfNeeded() throws {
+        guard let sink, batch.recordCount >= flushThreshold else { return }
+        try sink.flush(self)
     }
 
     /// Created/modified times for legacy records that have none: the input file's modification
@@ -46,4 +75,44 @@ public final class ConversionContext: @unchecked Sendable {
         let date = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? Date(timeIntervalSince1970: 0)
         return CanonicalTime.string(date ?? Date(timeIntervalSince1970: 0))
     }
+}
+
+/// Where a claimed id was first seen: compact, for millions of ids.
+struct SeenAt {
+    var file: UInt32
+    var record: UInt32
+}
+
+/// A UUID's 128 bits, parsed from its text (any case); nil for other text.
+struct UUIDKey: Hashable {
+    var high: UInt64
+    var low: UInt64
+
+    init?(_ text: String) {
+        var high: UInt64 = 0, low: UInt64 = 0, digits = 0
+        for byte in text.utf8 {
+            let value: UInt8
+            switch byte {
+            case 0x30...0x39: value = byte - 0x30
+            case 0x41...0x46: value = byte - 0x41 + 10
+            case 0x61...0x66: value = byte - 0x61 + 10
+            case 0x2D:
+                guard [8, 12, 16, 20].contains(digits) else { return nil }
+                continue
+            default: return nil
+            }
+            if digits < 16 { high = high << 4 | UInt64(value) } else { low = low << 4 | UInt64(value) }
+            digits += 1
+            if digits > 32 { return nil }
+        }
+        guard digits == 32, text.utf8.count == 36 else { return nil }
+        self.high = high
+        self.low = low
+    }
+}
+
+/// Takes batches from a conversion as they fill, so that large inputs need not be held whole.
+public protocol BatchSink: AnyObject {
+    /// Writes (or otherwise takes) `context.batch` and empties it.
+    func flush(_ context: ConversionContext) throws
 }

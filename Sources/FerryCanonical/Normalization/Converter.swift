@@ -10,12 +10,16 @@ public struct ConversionOptions: Sendable {
     public var model: String?
     public var keepGoing: Bool
     public var epoch: LegacyDateDecoder.Epoch
+    /// Records read from large inputs before they are written, when converting into a store.
+    public var batchSize: Int
 
-    public init(from: LegacyApp? = nil, model: String? = nil, keepGoing: Bool = false, epoch: LegacyDateDecoder.Epoch = .automatic) {
+    public init(from: LegacyApp? = nil, model: String? = nil, keepGoing: Bool = false, epoch: LegacyDateDecoder.Epoch = .automatic,
+                batchSize: Int = 20_000) {
         self.from = from
         self.model = model
         self.keepGoing = keepGoing
         self.epoch = epoch
+        self.batchSize = max(1, batchSize)
     }
 }
 
@@ -36,8 +40,11 @@ public struct Converter {
 
     /// - Throws: ``ConversionError`` for unreadable inputs and, without `keepGoing`, for the
     ///   first bad record; `LegacyReadError` for unreadable stores.
-    public func convert(_ inputs: [String], report: ReportBuilder) throws -> ConversionContext {
+    /// - Parameter sink: takes batches as large inputs fill them; without one the whole batch is kept.
+    public func convert(_ inputs: [String], report: ReportBuilder, sink: BatchSink? = nil) throws -> ConversionContext {
         let context = ConversionContext(dates: LegacyDateDecoder(epoch: options.epoch), report: report, keepGoing: options.keepGoing)
+        context.sink = sink
+        context.flushThreshold = options.batchSize
         let files = try InputScanner(from: options.from).scan(inputs)
         var roots: [(RootsFileKind, String)] = []
         for (path, kind, named) in files {
@@ -71,7 +78,7 @@ public struct Converter {
         let before = context.batch.recordCount
         switch kind {
         case .brewGuideJSON:
-            try BrewGuideNormalizer(context: context).convert(try JSONDocuments.read(path))
+            try BrewGuideNormalizer(context: context).convert(streaming: path)
         case .moltenPlanJSON:
             try MoltenNormalizer(context: context).convertPlanJSON(try JSONDocuments.read(path), images: [:])
         case .moltenExport:

@@ -93,15 +93,20 @@ public struct InputScanner {
         return classifyJSON(path)
     }
 
-    /// Looks at the first record of a JSON file to tell BrewGuide DTOs, Molten plans and catalogs apart.
+    /// Looks at the first record of a JSON file to tell BrewGuide DTOs, Molten plans and catalogs
+    /// apart, reading no more of the file than that record.
     func classifyJSON(_ path: String) -> InputKind {
-        guard let documents = try? JSONDocuments.read(path) else { return from == .brewguide ? .brewGuideJSON : .unrecognized("malformed JSON") }
-        if let object = documents.document?.object {
+        guard let stream = try? JSONRecordStream(path: path), let first = try? stream.next() else {
+            if let stream = try? JSONRecordStream(path: path), (try? stream.next()) == nil, stream.isArray {
+                return from == .brewguide ? .brewGuideJSON : .unrecognized("no records")
+            }
+            return from == .brewguide ? .brewGuideJSON : .unrecognized("malformed JSON")
+        }
+        if !stream.isArray, let object = first.value.object {
             if object["glassitems"] != nil || object["colors"] != nil { return .moltenCatalog }
             if object["glassItems"] != nil || object["planType"] != nil || (object["steps"] != nil && object["coe"] != nil) { return .moltenPlanJSON }
         }
-        if let first = documents.records.first?.value, BrewGuideNormalizer.recognizes(first) { return .brewGuideJSON }
-        if documents.records.isEmpty { return from == .brewguide ? .brewGuideJSON : .unrecognized("no records") }
+        if BrewGuideNormalizer.recognizes(first.value) { return .brewGuideJSON }
         switch from {
         case .brewguide: return .brewGuideJSON
         case .molten: return .moltenPlanJSON

@@ -63,4 +63,30 @@ public struct JSONDocuments: Sendable {
         if !error.path.isEmpty { location.field = error.displayPath }
         return ConversionError(.malformedJSON("line \(error.line), column \(error.column): \(error.message)"), at: location)
     }
+
+    /// Opens a JSON file for reading record by record (``JSONRecordStream``).
+    /// - Throws: ``ConversionError`` naming the file when it cannot be read or is empty.
+    public static func stream(_ path: String) throws(ConversionError) -> JSONRecordStream {
+        do {
+            return try JSONRecordStream(path: path)
+        } catch {
+            let exists = FileManager.default.fileExists(atPath: path)
+            throw ConversionError(.unreadable(exists ? (error as NSError).localizedDescription : "no such file or directory"),
+                                  at: RecordLocation(file: path))
+        }
+    }
+
+    /// The stream's next record, with errors located as a whole-file read would locate them.
+    public static func next(_ stream: JSONRecordStream) throws(ConversionError) -> JSONRecordStream.Record? {
+        do {
+            return try stream.next()
+        } catch {
+            var located = error.error
+            if stream.isArray, let record = error.record {
+                located.path = "[\(record - 1)]" + located.path
+                throw malformed(located, path: stream.path)
+            }
+            throw malformed(located, path: stream.path, record: stream.isArray ? nil : error.record.map { _ in located.line })
+        }
+    }
 }

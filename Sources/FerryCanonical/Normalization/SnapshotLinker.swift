@@ -25,7 +25,24 @@ public struct NoExistingRecords: ExistingRecords {
 public struct SnapshotLinker {
     public init() {}
 
-    public func link(_ context: ConversionContext, existing: ExistingRecords) {
+    /// A link to a record that was not found yet, when more of the conversion is still to come.
+    public struct PendingLink: Sendable, Hashable {
+        /// `log` or `project`.
+        public var table: String
+        public var id: String
+        /// `recipe_id`, `project_id`, `parent_id`, or `snapshot` (a snapshot to fill from its source).
+        public var field: String
+        public var target: String
+        /// `recipe` or `project`: what `target` names.
+        public var targetTable: String
+    }
+
+    /// Links the batch. When `provisional` (more records of this conversion come later), links
+    /// to records not found yet are kept and returned instead of emptied, and snapshots whose
+    /// source is not found yet are returned too: the caller settles them at the end.
+    @discardableResult
+    public func link(_ context: ConversionContext, existing: ExistingRecords, provisional: Bool = false) -> [PendingLink] {
+        var pending: [PendingLink] = []
         let recipes = Dictionary(context.batch.recipes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let projects = Dictionary(context.batch.projects.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let hasRecipe = { (id: String) in recipes[id] != nil || existing.recipeExists(id) }
@@ -34,42 +51,65 @@ public struct SnapshotLinker {
         for index in context.batch.projects.indices {
             var project = context.batch.projects[index]
             if let parent = project.parentID, !hasProject(parent) {
-                dangle(&project.extras, "parent_id", parent, source: project.source, report: context.report)
-                project.parentID = nil
+                if provisional {
+                    pending.append(PendingLink(table: "project", id: project.id, field: "parent_id", target: parent, targetTable: "project"))
+                } else {
+                    dangle(&project.extras, "parent_id", parent, source: project.source, report: context.report)
+                    project.parentID = nil
+                }
             }
             if let recipe = project.recipeID, !hasRecipe(recipe) {
-                dangle(&project.extras, "recipe_id", recipe, source: project.source, report: context.report)
-                project.recipeID = nil
+                if provisional {
+                    pending.append(PendingLink(table: "project", id: project.id, field: "recipe_id", target: recipe, targetTable: "recipe"))
+                } else {
+                    dangle(&project.extras, "recipe_id", recipe, source: project.source, report: context.report)
+                    project.recipeID = nil
+                }
             }
             context.batch.projects[index] = project
         }
         for index in context.batch.logs.indices {
             var log = context.batch.logs[index]
             if let recipe = log.recipeID, !hasRecipe(recipe) {
-                dangle(&log.extras, "recipe_id", recipe, source: log.source, report: context.report)
-                log.recipeID = nil
+                if provisional {
+                    pending.append(PendingLink(table: "log", id: log.id, field: "recipe_id", target: recipe, targetTable: "recipe"))
+                } else {
+                    dangle(&log.extras, "recipe_id", recipe, source: log.source, report: context.report)
+                    log.recipeID = nil
+                }
             }
             if let project = log.projectID, !hasProject(project) {
-                dangle(&log.extras, "project_id", project, source: log.source, report: context.report)
-                log.projectID = nil
+                if provisional {
+                    pending.append(PendingLink(table: "log", id: log.id, field: "project_id", target: project, targetTable: "project"))
+                } else {
+                    dangle(&log.extras, "project_id", project, source: log.source, report: context.report)
+                    log.projectID = nil
+                }
             }
             if var snapshot = log.snapshot, let sourceID = snapshot.sourceID {
                 let current: LogSnapshot? = snapshot.sourceType == "recipe"
                     ? recipes[sourceID].map(Self.snapshot(of:)) ?? existing.recipeSnapshot(sourceID)
                     : projects[sourceID].map(Self.snapshot(of:)) ?? existing.projectSnapshot(sourceID)
                 if let current {
-                    let filled = fill(&snapshot, from: current)
-                    if !filled.isEmpty {
-                        snapshot.isReconstructed = true
-                        snapshot.reconstructedFields = filled
-                        context.report.reconstructed(log: log.id, from: "\(snapshot.sourceType) \(sourceID)", fields: filled)
-                    }
+                    Self.reconstruct(&snapshot, log: log.id, from: current, report: context.report)
+                } else if provisional {
+                    pending.append(PendingLink(table: "log", id: log.id, field: "snapshot", target: sourceID, targetTable: snapshot.sourceType))
                 }
                 if log.title == nil { log.title = snapshot.title }
                 log.snapshot = snapshot
             }
             context.batch.logs[index] = log
         }
+        return pending
+    }
+
+    /// Fills what `snapshot` lacks from what its source holds now, marking it reconstructed.
+    public static func reconstruct(_ snapshot: inout LogSnapshot, log: String, from current: LogSnapshot, report: ReportBuilder) {
+        let filled = fill(&snapshot, from: current)
+        guard !filled.isEmpty else { return }
+        snapshot.isReconstructed = true
+        snapshot.reconstructedFields = filled
+        report.reconstructed(log: log, from: "\(snapshot.sourceType) \(snapshot.sourceID ?? "")", fields: filled)
     }
 
     private func dangle(_ extras: inout JSONObject, _ field: String, _ id: String, source: SourceRef, report: ReportBuilder) {
@@ -81,7 +121,7 @@ public struct SnapshotLinker {
     }
 
     /// Copies into `snapshot` what it lacks; returns the names of the fields it filled.
-    private func fill(_ snapshot: inout LogSnapshot, from current: LogSnapshot) -> [String] {
+    private static func fill(_ snapshot: inout LogSnapshot, from current: LogSnapshot) -> [String] {
         var filled: [String] = []
         if snapshot.title == nil, let title = current.title { snapshot.title = title; filled.append("title") }
         if snapshot.method == nil, let method = current.method { snapshot.method = method; filled.append("method") }

@@ -75,6 +75,8 @@ public struct ConversionReport: Sendable, Encodable {
     public var rejected: [Rejected] = []
     public var backup: String?
     public var warnings: [String] = []
+    /// Entries past the first ``ReportBuilder/listLimit`` of a list, counted, not listed.
+    public var omitted: [String: Int] = [:]
 
     public init(store: String, dryRun: Bool) {
         self.store = store

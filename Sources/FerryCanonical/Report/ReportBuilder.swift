@@ -8,6 +8,9 @@ public final class ReportBuilder: @unchecked Sendable {
     private var enumCounts: [String: ConversionReport.UnknownEnum] = [:]
     private var extraCounts: [String: ConversionReport.Extra] = [:]
 
+    /// Lists stop here, so that a million dangling links do not become a million-entry report.
+    public static let listLimit = 1000
+
     public init(store: String, dryRun: Bool) {
         report = ConversionReport(store: store, dryRun: dryRun)
     }
@@ -26,10 +29,12 @@ public final class ReportBuilder: @unchecked Sendable {
     }
 
     public func reconstructed(log: String, from: String, fields: [String]) {
+        guard report.reconstructedSnapshots.count < Self.listLimit else { return report.omitted["reconstructedSnapshots", default: 0] += 1 }
         report.reconstructedSnapshots.append(.init(log: log, from: from, fields: fields))
     }
 
     public func dangling(file: String, record: String, field: String, value: String, action: String) {
+        guard report.danglingReferences.count < Self.listLimit else { return report.omitted["danglingReferences", default: 0] += 1 }
         report.danglingReferences.append(.init(file: file, record: record, field: field, value: value, action: action))
     }
 
@@ -47,6 +52,7 @@ public final class ReportBuilder: @unchecked Sendable {
     }
 
     public func rejected(_ error: ConversionError) {
+        guard report.rejected.count < Self.listLimit else { return report.omitted["rejected", default: 0] += 1 }
         report.rejected.append(.init(file: error.location.file, record: error.location.record, key: error.location.key,
                                      field: error.location.field, message: error.message))
     }

@@ -16,49 +16,56 @@ extension CanonicalStore {
     @discardableResult
     public func write(_ batch: CanonicalBatch, report: ReportBuilder? = nil, keepGoing: Bool = false,
                       run: (version: String, inputs: JSONValue)? = nil) throws -> [String: Int] {
-        var writer = BatchWriter()
+        try session(report: report, keepGoing: keepGoing, run: run) { try $0.write(batch) }
+    }
+
+    /// Runs `body` in one write transaction with a ``StoreSession`` that writes batches as they
+    /// come; commits when `body` returns, rolls everything back when it throws.
+    /// - Returns: rows written per table.
+    public func session(report: ReportBuilder? = nil, keepGoing: Bool = false, run: (version: String, inputs: JSONValue)? = nil,
+                        _ body: (StoreSession) throws -> Void) throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        var activity: String?
         do {
             try queue.write { db in
                 try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
-                for (sha256, data) in batch.attachmentContents.sorted(by: { $0.key < $1.key }) {
-                    try writer.insertContent(sha256: sha256, data: data, db: db)
-                }
-                for item in batch.catalog {
-                    try writer.guarded(item.source, keepGoing: keepGoing, report: report, db: db) { try $0.write(item, db: db) }
-                }
-                for recipe in batch.recipes {
-                    try writer.guarded(recipe.source, keepGoing: keepGoing, report: report, db: db) { try $0.write(recipe, db: db) }
-                }
-                for project in batch.projects {
-                    try writer.guarded(project.source, keepGoing: keepGoing, report: report, db: db) { try $0.write(project, db: db) }
-                }
-                for log in batch.logs {
-                    try writer.guarded(log.source, keepGoing: keepGoing, report: report, db: db) { try $0.write(log, db: db) }
-                }
+                let fresh = try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM recipe) + (SELECT count(*) FROM project) + (SELECT count(*) FROM log)") == 0
+                let session = StoreSession(db: db, report: report, keepGoing: keepGoing, fresh: fresh)
+                defer { activity = session.writer.activity }
+                try body(session)
+                try session.settlePending()
                 if let run {
-                    try writer.writeRun(version: run.version, inputs: run.inputs, db: db)
+                    try session.writer.writeRun(version: run.version, inputs: run.inputs, db: db)
                 }
+                counts = session.writer.counts
             }
         } catch let error as DatabaseError {
-            throw StoreError(error, path: path, activity: writer.activity)
+            throw StoreError(error, path: path, activity: activity)
         }
-        return writer.counts
+        return counts
     }
 }
 
 /// Issues the upserts of one batch and counts the rows: each row once, however often it is
 /// written (a tag shared by several records is one row).
 struct BatchWriter {
+    /// Rows many records share (a tag, a catalog item, attachment bytes) are counted once each;
+    /// the others belong to one record each and are counted as written.
+    private static let sharedTables: Set<String> = ["tag", "technique", "attachment_content", "catalog_item", "import_run"]
     private var written: [String: Set<String>] = [:]
-    var counts: [String: Int] { written.mapValues(\.count) }
+    private var tallies: [String: Int] = [:]
+    private var statements: [String: Statement] = [:]
+    var counts: [String: Int] { tallies.merging(written.mapValues(\.count)) { a, b in a + b } }
     var activity: String?
+    /// The store held no records when the session began: nothing to replace, so no deletes.
+    var fresh = false
 
     /// Runs one record's writes in a savepoint, so that with `keepGoing` a failure loses only it.
     mutating func guarded(_ source: SourceRef, keepGoing: Bool, report: ReportBuilder?, db: Database,
                           _ body: (inout BatchWriter) throws -> Void) throws {
         activity = "writing \(source.entity) \(source.key ?? "")"
         guard keepGoing else { return try body(&self) }
-        let saved = written
+        let saved = (written, tallies)
         try db.execute(sql: "SAVEPOINT record")
         do {
             try body(&self)
@@ -66,7 +73,7 @@ struct BatchWriter {
         } catch let error as DatabaseError {
             try db.execute(sql: "ROLLBACK TO SAVEPOINT record")
             try db.execute(sql: "RELEASE SAVEPOINT record")
-            written = saved
+            (written, tallies) = saved
             report?.rejected(ConversionError(.invalidValue("cannot be stored: \(error.message ?? "\(error.resultCode)")"),
                                              at: RecordLocation(file: source.file, key: source.key)))
         }
@@ -74,18 +81,29 @@ struct BatchWriter {
 
     mutating func upsert(_ table: String, _ values: KeyValuePairs<String, (any DatabaseValueConvertible)?>,
                          conflict: String = "id", db: Database) throws {
-        let columns = values.map(\.key)
-        let updates = columns.filter { !conflict.split(separator: ",").map(String.init).contains($0) }
-            .map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-        let sql = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
-            + " ON CONFLICT(\(conflict)) DO " + (updates.isEmpty ? "NOTHING" : "UPDATE SET \(updates)")
-        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(values.map(\.value)))
+        let signature = table + "|" + conflict + "|" + values.map(\.key).joined(separator: ",")
+        let statement: Statement
+        if let cached = statements[signature] { statement = cached } else {
+            let columns = values.map(\.key)
+            let updates = columns.filter { !conflict.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.contains($0) }
+                .map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+            let sql = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+                + " ON CONFLICT(\(conflict)) DO " + (updates.isEmpty ? "NOTHING" : "UPDATE SET \(updates)")
+            statement = try db.makeStatement(sql: sql)
+            statements[signature] = statement
+        }
+        try statement.execute(arguments: StatementArguments(values.map(\.value)))
+        guard Self.sharedTables.contains(table) else {
+            tallies[table, default: 0] += 1
+            return
+        }
         let keyColumns = conflict.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         let key = values.filter { keyColumns.contains($0.key) }.map { $0.value.map { "\($0.databaseValue)" } ?? "NULL" }.joined(separator: "\u{1F}")
         written[table, default: []].insert(key)
     }
 
     func delete(_ table: String, where column: String, _ id: String, db: Database) throws {
+        guard !fresh else { return }
         try db.cachedStatement(sql: "DELETE FROM \(table) WHERE \(column) = ?").execute(arguments: [id])
     }
 

@@ -9,6 +9,9 @@ enum ConversionSummary {
         return String(decoding: try encoder.encode(report), as: UTF8.self) + "\n"
     }
 
+    /// Lines of one kind shown on stderr; the report file lists more.
+    static let shownWarnings = 20
+
     static func text(_ report: ConversionReport) -> String {
         var lines: [String] = []
         let verb = report.dryRun ? "would write" : "wrote"
@@ -24,11 +27,16 @@ enum ConversionSummary {
         for item in report.synthesized {
             lines.append("ferry: synthesized \(item.table).\(item.field) for \(item.count) row\(item.count == 1 ? "" : "s") from \(item.from)")
         }
-        if !report.reconstructedSnapshots.isEmpty {
-            lines.append("ferry: reconstructed \(report.reconstructedSnapshots.count) log snapshot\(report.reconstructedSnapshots.count == 1 ? "" : "s") from the records they name")
+        let reconstructed = report.reconstructedSnapshots.count + (report.omitted["reconstructedSnapshots"] ?? 0)
+        if reconstructed > 0 {
+            lines.append("ferry: reconstructed \(reconstructed) log snapshot\(reconstructed == 1 ? "" : "s") from the records they name")
         }
-        for dangling in report.danglingReferences {
+        for dangling in report.danglingReferences.prefix(shownWarnings) {
             lines.append("ferry: warning: \(dangling.file): \(dangling.record): \(dangling.field) \(dangling.value) names no record; \(dangling.action)")
+        }
+        let moreDangling = report.danglingReferences.count + (report.omitted["danglingReferences"] ?? 0) - shownWarnings
+        if moreDangling > 0 {
+            lines.append("ferry: warning: \(moreDangling) more links name no record (the first \(ReportBuilder.listLimit) are listed by --report); each link was left empty, its id kept in extras.danglingReferences")
         }
         for value in report.unknownEnumValues {
             lines.append("ferry: warning: \(value.file): \(value.field) \"\(value.value)\" is not a known value (\(value.count)×); \(value.mappedTo == "kept as is" ? "kept as is" : "read as \"\(value.mappedTo)\"")")
@@ -38,12 +46,14 @@ enum ConversionSummary {
             lines.append("ferry: kept \(fields.count) legacy field\(fields.count == 1 ? "" : "s") with no canonical column in extras: \(fields.prefix(8).joined(separator: ", "))\(fields.count > 8 ? ", …" : "")")
         }
         for warning in report.warnings { lines.append("ferry: warning: \(warning)") }
-        for rejected in report.rejected {
+        for rejected in report.rejected.prefix(shownWarnings) {
             let place = [rejected.file, rejected.record.map { "record \($0)" }, rejected.key.map { "id \($0)" }, rejected.field.map { "field \"\($0)\"" }]
                 .compactMap { $0 }.joined(separator: ": ")
             lines.append("ferry: rejected: \(place): \(rejected.message)")
         }
-        if !report.rejected.isEmpty { lines.append("ferry: \(report.rejected.count) record\(report.rejected.count == 1 ? "" : "s") rejected") }
+        let rejected = report.rejected.count + (report.omitted["rejected"] ?? 0)
+        if rejected > shownWarnings { lines.append("ferry: … \(rejected - shownWarnings) more rejected (the first \(ReportBuilder.listLimit) are listed by --report)") }
+        if rejected > 0 { lines.append("ferry: \(rejected) record\(rejected == 1 ? "" : "s") rejected") }
         return lines.joined(separator: "\n")
     }
 }

@@ -23,28 +23,39 @@ struct BrewGuideNormalizer {
         return object["recipeNameAtBrew"] != nil || (object["defaultDose"] != nil && object["method"] != nil)
     }
 
-    /// Converts every record of a DTO file.
+    /// Converts every record of a DTO file, streaming: records are read one at a time and handed
+    /// to the context's sink as batches fill.
+    func convert(streaming path: String) throws {
+        let stream = try JSONDocuments.stream(path)
+        let time = context.fileTime(path)
+        while let record = try JSONDocuments.next(stream) {
+            try context.record { () throws in try convert(record.value, location: RecordLocation(file: path, record: record.number), time: time) }
+            try context.flushIfNeeded()
+        }
+    }
+
+    /// Converts every record of a DTO file read whole.
     func convert(_ documents: JSONDocuments) throws {
         let time = context.fileTime(documents.path)
-        let file = documents.path
         for (number, value) in documents.records {
-            try context.record { () throws in
-                let location = RecordLocation(file: file, record: number)
-                guard let object = value.object else {
-                    throw ConversionError(.wrongType(expected: "an object", found: value.shortDescription), at: location)
-                }
-                if let recipe = object["recipe"]?.object {
-                    try recipeDetail(object, recipe: recipe, location: location, time: time)
-                } else if let summary = object["summary"]?.object {
-                    try brewLog(object, summary: summary, location: location, time: time)
-                } else if object["recipeNameAtBrew"] != nil {
-                    try brewLog(JSONObject(), summary: object, location: location, time: time)
-                } else if object["defaultDose"] != nil {
-                    try recipeDetail(JSONObject(), recipe: object, location: location, time: time)
-                } else {
-                    throw ConversionError(.notRecognized("not a BrewGuide recipe or brew log DTO (keys: \(object.keys.prefix(6).joined(separator: ", ")))"), at: location)
-                }
-            }
+            try context.record { () throws in try convert(value, location: RecordLocation(file: documents.path, record: number), time: time) }
+        }
+    }
+
+    private func convert(_ value: JSONValue, location: RecordLocation, time: String) throws {
+        guard let object = value.object else {
+            throw ConversionError(.wrongType(expected: "an object", found: value.shortDescription), at: location)
+        }
+        if let recipe = object["recipe"]?.object {
+            try recipeDetail(object, recipe: recipe, location: location, time: time)
+        } else if let summary = object["summary"]?.object {
+            try brewLog(object, summary: summary, location: location, time: time)
+        } else if object["recipeNameAtBrew"] != nil {
+            try brewLog(JSONObject(), summary: object, location: location, time: time)
+        } else if object["defaultDose"] != nil {
+            try recipeDetail(JSONObject(), recipe: object, location: location, time: time)
+        } else {
+            throw ConversionError(.notRecognized("not a BrewGuide recipe or brew log DTO (keys: \(object.keys.prefix(6).joined(separator: ", ")))"), at: location)
         }
     }
 

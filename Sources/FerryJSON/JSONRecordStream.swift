@@ -1,0 +1,211 @@
+import Foundation
+
+/// Reads a large JSON file record by record in bounded memory: the elements of a top-level
+/// array, or each top-level value of an NDJSON (or concatenated JSON) file. Only one record's
+/// bytes and a read buffer are held at a time; each record is parsed by ``JSONReader``.
+///
+/// For example:
+/// ```swift
+/// let stream = try JSONRecordStream(path: "logs.ndjson")
+/// while let record = try stream.next() { print(record.number, record.value) }
+/// ```
+public final class JSONRecordStream {
+    public struct Record {
+        /// 1-based: the element's position in the array, or the value's position in the file.
+        public var number: Int
+        /// The line the record starts on.
+        public var line: Int
+        public var value: JSONValue
+    }
+
+    /// A record's bytes could not be read as JSON, or the file's structure is broken.
+    public struct Failure: Error, Sendable {
+        public var error: JSONReadError
+        /// The record it happened in, when known.
+        public var record: Int?
+    }
+
+    public let path: String
+    /// Whether the file is one top-level array (else a sequence of values).
+    public private(set) var isArray = false
+    public private(set) var bytesRead = 0
+
+    private let descriptor: Int32
+    private var buffer: [UInt8] = []
+    private var position = 0
+    private var atEnd = false
+    private var line = 1
+    private var count = 0
+    private var finished = false
+    private let chunkSize: Int
+    private let reader: JSONReader
+
+    public init(path: String, chunkSize: Int = 1 << 20, reader: JSONReader = JSONReader()) throws {
+        self.path = path
+        self.chunkSize = chunkSize
+        self.reader = reader
+        descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: path]) }
+        try fill()
+        if buffer.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
+        skipWhitespace()
+        if try peek() == UInt8(ascii: "[") {
+            isArray = true
+            position += 1
+        }
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// The next record, or nil after the last.
+    public func next() throws(Failure) -> Record? {
+        guard !finished else { return nil }
+        do {
+            skipWhitespace()
+            if isArray {
+                if count > 0 {
+                    // Between elements: a comma, or the closing bracket.
+                    switch try peek() {
+                    case UInt8(ascii: ","): position += 1; skipWhitespace()
+                    case UInt8(ascii: "]"): position += 1; return try end()
+                    case nil: throw failure(.unexpectedEnd)
+                    case let byte?: throw failure(.unexpectedCharacter(Self.describe(byte)))
+                    }
+                } else if try peek() == UInt8(ascii: "]") {
+                    position += 1
+                    return try end()
+                }
+            }
+            guard try peek() != nil else {
+                if isArray { throw failure(.unexpectedEnd) }
+                finished = true
+                if count == 0 { throw failure(.empty) }
+                return nil
+            }
+            let startLine = line
+            let length = try valueLength()
+            count += 1
+            let value: JSONValue
+            do {
+                value = try buffer.withUnsafeBufferPointer { all in
+                    try reader.read(UnsafeBufferPointer(rebasing: all[position..<(position + length)]))
+                }
+            } catch let error as JSONReadError {
+                var located = error
+                located.line += startLine - 1
+                throw Failure(error: located, record: count)
+            }
+            for byte in buffer[position..<(position + length)] where byte == 0x0A { line += 1 }
+            position += length
+            return Record(number: count, line: startLine, value: value)
+        } catch let failure as Failure {
+            finished = true
+            throw failure
+        } catch {
+            finished = true
+            throw Failure(error: JSONReadError(kind: .unexpectedEnd, offset: bytesRead, line: line, column: 1, path: ""), record: nil)
+        }
+    }
+
+    /// After the closing bracket only whitespace may follow.
+    private func end() throws -> Record? {
+        finished = true
+        skipWhitespace()
+        if let byte = try peek() { throw failure(.unexpectedCharacter(Self.describe(byte)), kind: .trailingContent, byte: byte) }
+        return nil
+    }
+
+    /// The byte length of the value starting at `position`, reading more of the file as needed.
+    private func valueLength() throws -> Int {
+        var index = position
+        var depth = 0
+        var inString = false
+        var escaped = false
+        let first = buffer[index]
+        let isContainer = first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+        while true {
+            if index >= buffer.count {
+                let offset = index - position
+                try fill()
+                index = position + offset
+                if index >= buffer.count {
+                    // The file ends inside the value: let the reader say where.
+                    return buffer.count - position
+                }
+            }
+            let byte = buffer[index]
+            if inString {
+                if escaped { escaped = false }
+                else if byte == 0x5C { escaped = true }
+                else if byte == 0x22 { inString = false; if !isContainer && depth == 0 { return index + 1 - position } }
+            } else {
+                switch byte {
+                case 0x22: inString = true
+                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    if depth == 0 { return index - position }   // a scalar ended by the array's bracket
+                    depth -= 1
+                    if depth == 0 { return index + 1 - position }
+                case UInt8(ascii: ","):
+                    if depth == 0 { return index - position }
+                case 0x20, 0x09, 0x0A, 0x0D:
+                    if depth == 0 && !isContainer { return index - position }
+                default: break
+                }
+            }
+            index += 1
+        }
+    }
+
+    private func skipWhitespace() {
+        while true {
+            while position < buffer.count {
+                switch buffer[position] {
+                case 0x0A: line += 1; position += 1
+                case 0x20, 0x09, 0x0D: position += 1
+                default: return
+                }
+            }
+            guard (try? fill()) != nil, position < buffer.count else { return }
+        }
+    }
+
+    private func peek() throws -> UInt8? {
+        if position >= buffer.count { try fill() }
+        return position < buffer.count ? buffer[position] : nil
+    }
+
+    /// Drops consumed bytes and reads the next chunk.
+    private func fill() throws {
+        guard !atEnd else { return }
+        if position > 0 {
+            buffer.removeSubrange(0..<position)
+            position = 0
+        }
+        let start = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: chunkSize))
+        var got = 0
+        while got < chunkSize {
+            let result = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + start + got, chunkSize - got) }
+            if result < 0 && errno == EINTR { continue }
+            guard result >= 0 else {
+                buffer.removeSubrange((start + got)...)
+                throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: path])
+            }
+            if result == 0 { atEnd = true; break }
+            got += result
+        }
+        buffer.removeSubrange((start + got)...)
+        bytesRead += got
+    }
+
+    private func failure(_ kind: JSONReadError.Kind, kind override: JSONReadError.Kind? = nil, byte: UInt8? = nil) -> Failure {
+        Failure(error: JSONReadError(kind: override ?? kind, offset: bytesRead, line: line, column: 1, path: ""), record: count + 1)
+    }
+
+    private static func describe(_ byte: UInt8) -> String {
+        (32..<127).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : String(format: "byte 0x%02X", byte)
+    }
+}

@@ -1,0 +1,135 @@
+import FerryCanonical
+import FerryJSON
+import Foundation
+import GRDB
+
+/// One write transaction that takes batches as a conversion fills them (``BatchSink``), so
+/// that a million records never sit in memory at once. Links a batch makes to records not seen
+/// yet are kept, parked in a temporary table, and settled before commit: emptied (and reported)
+/// when their record never came, snapshots filled when it came late.
+public final class StoreSession: BatchSink {
+    let db: Database
+    var writer = BatchWriter()
+    let report: ReportBuilder?
+    let keepGoing: Bool
+    private var parked = false
+    private var snapshotCache: [String: LogSnapshot?] = [:]
+
+    init(db: Database, report: ReportBuilder?, keepGoing: Bool, fresh: Bool) {
+        self.db = db
+        self.report = report
+        self.keepGoing = keepGoing
+        writer.fresh = fresh
+    }
+
+    /// Writes a whole batch; it must already be linked.
+    public func write(_ batch: CanonicalBatch) throws {
+        for (sha256, data) in batch.attachmentContents.sorted(by: { $0.key < $1.key }) {
+            try writer.insertContent(sha256: sha256, data: data, db: db)
+        }
+        for item in batch.catalog {
+            try writer.guarded(item.source, keepGoing: keepGoing, report: report, db: db) { try $0.write(item, db: db) }
+        }
+        for recipe in batch.recipes {
+            try writer.guarded(recipe.source, keepGoing: keepGoing, report: report, db: db) { try $0.write(recipe, db: db) }
+        }
+        for project in batch.projects {
+            try writer.guarded(project.source, keepGoing: keepGoing, report: report, db: db) { try $0.write(project, db: db) }
+        }
+        for log in batch.logs {
+            try writer.guarded(log.source, keepGoing: keepGoing, report: report, db: db) { try $0.write(log, db: db) }
+        }
+    }
+
+    /// Links and writes what the conversion holds so far, parks links to records not seen yet,
+    /// and empties the batch.
+    public func flush(_ context: ConversionContext) throws {
+        let pending = SnapshotLinker().link(context, existing: self, provisional: true)
+        try write(context.batch)
+        try park(pending)
+        context.batch = CanonicalBatch()
+        snapshotCache.removeAll(keepingCapacity: true)
+    }
+
+    /// Links and writes the rest of a conversion.
+    public func finish(_ context: ConversionContext) throws {
+        SnapshotLinker().link(context, existing: self)
+        try write(context.batch)
+        context.batch = CanonicalBatch()
+    }
+
+    private func park(_ pending: [SnapshotLinker.PendingLink]) throws {
+        guard !pending.isEmpty else { return }
+        if !parked {
+            try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS ferry_pending_link (tbl TEXT, id TEXT, field TEXT, target TEXT, target_table TEXT)")
+            try db.execute(sql: "DELETE FROM temp.ferry_pending_link")
+            parked = true
+        }
+        let insert = try db.cachedStatement(sql: "INSERT INTO temp.ferry_pending_link VALUES (?, ?, ?, ?, ?)")
+        for link in pending {
+            try insert.execute(arguments: [link.table, link.id, link.field, link.target, link.targetTable])
+        }
+    }
+
+    /// Settles parked links before commit: a snapshot whose source came later is filled from it;
+    /// a link whose record never came is emptied, its id kept in `extras.danglingReferences`.
+    func settlePending() throws {
+        guard parked else { return }
+        let late = try Row.fetchCursor(db, sql: """
+            SELECT p.id, p.target, p.target_table FROM temp.ferry_pending_link p
+            WHERE p.field = 'snapshot' AND ((p.target_table = 'recipe' AND EXISTS (SELECT 1 FROM recipe WHERE id = p.target))
+               OR (p.target_table = 'project' AND EXISTS (SELECT 1 FROM project WHERE id = p.target)))
+            """)
+        var filled: [(String, LogSnapshot)] = []
+        while let row = try late.next() {
+            let log: String = row[0], target: String = row[1], table: String = row[2]
+            guard var snapshot = try ExistingQueries.logSnapshot(db, log: log),
+                  let current = table == "recipe" ? try ExistingQueries.recipeSnapshot(db, target) : try ExistingQueries.projectSnapshot(db, target)
+            else { continue }
+            let before = snapshot
+            SnapshotLinker.reconstruct(&snapshot, log: log, from: current, report: report ?? ReportBuilder(store: "", dryRun: false))
+            if snapshot != before { filled.append((log, snapshot)) }
+        }
+        for (log, snapshot) in filled {
+            try db.execute(sql: "UPDATE log_snapshot SET title = ?, method = ?, kind = ?, parameters = ?, is_reconstructed = 1, reconstructed_fields = ? WHERE log_id = ?",
+                           arguments: [snapshot.title, snapshot.method, snapshot.kind, BatchWriter.json(snapshot.parameters),
+                                       JSONWriter.string(.array(snapshot.reconstructedFields.map { .string($0) })), log])
+        }
+        for (table, field, target) in [("log", "recipe_id", "recipe"), ("log", "project_id", "project"),
+                                       ("project", "recipe_id", "recipe"), ("project", "parent_id", "project")] {
+            let dangling = "SELECT p.id FROM temp.ferry_pending_link p WHERE p.tbl = '\(table)' AND p.field = '\(field)' AND NOT EXISTS (SELECT 1 FROM \(target) WHERE id = p.target)"
+            if let report {
+                let rows = try Row.fetchCursor(db, sql: "SELECT source_file, source_entity, source_key, \(field) FROM \(table) WHERE id IN (\(dangling))")
+                while let row = try rows.next() {
+                    report.dangling(file: row[0], record: "\(row[1] as String) \(row[2] as String? ?? "")", field: field, value: row[3],
+                                    action: "link left empty; the id is kept in extras.danglingReferences")
+                }
+            }
+            try db.execute(sql: """
+                UPDATE \(table) SET extras = json_set(extras, '$.danglingReferences.\(field)', \(field)), \(field) = NULL
+                WHERE id IN (\(dangling))
+                """)
+        }
+        try db.execute(sql: "DROP TABLE temp.ferry_pending_link")
+        parked = false
+    }
+}
+
+extension StoreSession: ExistingRecords {
+    public func recipeExists(_ id: String) -> Bool { (try? ExistingQueries.exists(db, "recipe", id)) ?? false }
+    public func projectExists(_ id: String) -> Bool { (try? ExistingQueries.exists(db, "project", id)) ?? false }
+
+    public func recipeSnapshot(_ id: String) -> LogSnapshot? {
+        if let cached = snapshotCache["r" + id] { return cached }
+        let snapshot = (try? ExistingQueries.recipeSnapshot(db, id)) ?? nil
+        snapshotCache["r" + id] = snapshot
+        return snapshot
+    }
+
+    public func projectSnapshot(_ id: String) -> LogSnapshot? {
+        if let cached = snapshotCache["p" + id] { return cached }
+        let snapshot = (try? ExistingQueries.projectSnapshot(db, id)) ?? nil
+        snapshotCache["p" + id] = snapshot
+        return snapshot
+    }
+}

@@ -1,0 +1,81 @@
+import FerryCanonical
+import FerryStore
+import FerryTestSupport
+import Foundation
+import GRDB
+import Testing
+
+/// Large inputs are written batch by batch: the store must be exactly what converting the
+/// whole batch at once gives, links to records that come later must hold, and links to records
+/// that never come must be emptied and reported, as without batches.
+@Suite struct StreamingConversionTests {
+    let directory = TemporaryDirectory("ferry-streaming")
+
+    func convert(_ inputs: [String], _ name: String, batchSize: Int) throws -> (store: String, report: ConversionReport) {
+        let store = directory.url.appendingPathComponent(name).path
+        let report = try ConversionJob(inputs: inputs, store: store, options: ConversionOptions(batchSize: batchSize)).run()
+        return (store, report)
+    }
+
+    @Test(arguments: [1, 2, 7])
+    func batchesOfAnySizeGiveTheSameStore(batchSize: Int) throws {
+        let whole = try convert([TestPaths.samples.path], "whole.ferry", batchSize: 1_000_000)
+        let batched = try convert([TestPaths.samples.path], "batched.ferry", batchSize: batchSize)
+        let expected = try TableContents(path: whole.store), found = try TableContents(path: batched.store)
+        #expect(expected == found, "\(expected.differences(from: found))")
+        #expect(batched.report.counts == whole.report.counts)
+        #expect(batched.report.danglingReferences.count == whole.report.danglingReferences.count)
+        #expect(batched.report.reconstructedSnapshots.count == whole.report.reconstructedSnapshots.count)
+    }
+
+    /// Logs read (and written) before the recipe they name still link to it and get their
+    /// snapshot filled from it; a log naming a recipe that never comes is emptied and reported.
+    @Test func linksToRecordsThatComeLaterHold() throws {
+        let recipe = "C0C0C0C0-1111-4222-8333-444444444444"
+        let missing = "DEADBEEF-1111-4222-8333-444444444444"
+        let logs = try directory.write("""
+            {"summary":{"id":"C1C1C1C1-1111-4222-8333-444444444444","method":"v60","rating":4,"recipeId":"\(recipe)","recipeNameAtBrew":"Later","timestamp":782639100}}
+            {"summary":{"id":"C2C2C2C2-1111-4222-8333-444444444444","method":"v60","rating":3,"recipeId":"\(missing)","recipeNameAtBrew":"Gone","timestamp":782639200}}
+            {"summary":{"id":"C3C3C3C3-1111-4222-8333-444444444444","method":"v60","rating":5,"recipeId":"\(recipe)","recipeNameAtBrew":"Later","timestamp":782639300},"doseGrams":17}
+            """, to: "in/a-logs.ndjson")
+        let recipes = try directory.write("""
+            [{"recipe":{"id":"\(recipe)","name":"Later","method":"v60","defaultDose":15,"defaultTargetYield":250,"defaultWaterTemperature":94,"defaultGrindLabel":"medium"}}]
+            """, to: "in/b-recipes.json")
+        let whole = try convert([logs, recipes], "whole.ferry", batchSize: 1_000)
+        let batched = try convert([logs, recipes], "batched.ferry", batchSize: 1)
+        #expect(try TableContents(path: whole.store) == TableContents(path: batched.store))
+
+        let queue = try DatabaseQueue(path: batched.store)
+        let rows = try queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT l.id, l.recipe_id, l.extras, s.parameters, s.is_reconstructed FROM log l JOIN log_snapshot s ON s.log_id = l.id ORDER BY l.id")
+        }
+        try queue.close()
+        #expect(rows.count == 3)
+        #expect(rows[0]["recipe_id"] as String? == recipe)
+        #expect((rows[0]["parameters"] as String).contains("\"dose\":{\"unit\":\"g\",\"value\":15}"), "\(rows[0])")
+        #expect(rows[0]["is_reconstructed"] as Int64 == 1)
+        #expect(rows[1]["recipe_id"] as String? == nil)
+        #expect((rows[1]["extras"] as String).contains(missing))
+        #expect((rows[2]["parameters"] as String).contains("\"dose\":{\"unit\":\"g\",\"value\":17}"), "the log's own dose wins")
+        #expect(batched.report.danglingReferences.map(\.value) == [missing])
+        #expect(batched.report.reconstructedSnapshots.count == whole.report.reconstructedSnapshots.count)
+    }
+
+    /// Reports list the first thousand of a kind and count the rest.
+    @Test func aLargeArrayIsReadInBatchesAndItsReportStaysSmall() throws {
+        var text = "["
+        for number in 0..<2_500 {
+            if number > 0 { text += "," }
+            text += #"{"summary":{"id":"\#(String(format: "%08X-0000-4000-8000-000000000000", number))","method":"v60","rating":3,"#
+                + #""recipeId":"\#(String(format: "%08X-1111-4111-8111-111111111111", number % 7))","recipeNameAtBrew":"R","timestamp":782639100},"doseGrams":15}"#
+        }
+        let input = try directory.write(text + "]", to: "in/logs.json")
+        let result = try convert([input], "large.ferry", batchSize: 400)
+        #expect(result.report.counts["log"] == 2_500 && result.report.counts["log_snapshot"] == 2_500)
+        #expect(result.report.danglingReferences.count == ReportBuilder.listLimit)
+        #expect(result.report.omitted["danglingReferences"] == 1_500)
+        let queue = try DatabaseQueue(path: result.store)
+        #expect(try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM log WHERE recipe_id IS NULL AND extras LIKE '%danglingReferences%'") } == 2_500)
+        try queue.close()
+    }
+}

@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""Ferry's benchmark (`make bench`): times, throughput and peak memory of ferry convert, export and
+verify on N generated BrewGuide brew logs, against the tools people use for the same jobs.
+
+  ferry convert logs.json / logs.ndjson      vs  sqlite-utils insert --nl --pk id (same NDJSON)
+                                             and the sqlite3 shell's .import of the same rows as CSV
+                                                 into a table of the same shape and key
+  ferry export STORE                         vs  sqlite3 .backup + tar --zstd of the same files
+  ferry verify BUNDLE                        vs  tar --zstd -x + sha256sum of the unpacked files
+
+Each case runs --runs times, cases alternating in rotated order; the median time and the peak RSS
+(the largest ru_maxrss of the process tree) are reported. Prints a table and writes JSON.
+Usage: scripts/bench.py [--records N] [--runs R] [--ferry PATH] [--work DIR] [--json FILE]"""
+import argparse, json, os, shutil, statistics, subprocess, sys, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def run(argv, shell=False, cwd=None):
+    """Runs a command; returns (seconds, peak RSS in MB of the command's processes)."""
+    start = time.perf_counter()
+    process = subprocess.Popen(argv, shell=shell, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(process.pid, 0)
+    seconds = time.perf_counter() - start
+    stderr = process.stderr.read().decode(errors="replace")
+    process.stderr.close()
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:
+        raise SystemExit(f"bench: {argv if isinstance(argv, str) else ' '.join(argv)} failed ({code}):\n{stderr[-2000:]}")
+    # For a shell pipeline, the shell's own usage covers itself; children's peaks come from RUSAGE_CHILDREN below.
+    return seconds, usage.ru_maxrss / 1024
+
+
+def remove(*paths):
+    for path in paths:
+        if os.path.isdir(path):
+            shutil.rmtree(path)
+        else:
+            for suffix in ("", "-journal", "-wal", "-shm"):
+                if os.path.exists(path + suffix):
+                    os.unlink(path + suffix)
+        backups = path + ".backups"
+        if os.path.isdir(backups):
+            shutil.rmtree(backups)
+
+
+def have(program):
+    return shutil.which(program) is not None
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--records", type=int, default=1_000_000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--ferry", default=os.path.join(ROOT, ".build/release/ferry"))
+    parser.add_argument("--work", default=os.path.join(ROOT, "out/bench"))
+    parser.add_argument("--json", default=os.path.join(ROOT, "out/bench.json"))
+    parser.add_argument("--skip-sqlite-utils", action="store_true", help="sqlite-utils takes minutes at 1M records")
+    args = parser.parse_args()
+    ferry, n = args.ferry, args.records
+    data = os.path.join(args.work, f"data-{n}")
+    if not os.path.exists(os.path.join(data, "logs.csv")):
+        print(f"bench: generating {n} brew logs in {data}", file=sys.stderr)
+        subprocess.run([sys.executable, os.path.join(ROOT, "scripts/gen_brewlogs.py"), str(n), data], check=True)
+    array, lines, flat = (os.path.join(data, name) for name in ("logs.json", "logs.ndjson", "logs.csv"))
+    megabytes = os.path.getsize(array) / 1e6
+    scratch = os.path.join(args.work, "scratch")
+    os.makedirs(scratch, exist_ok=True)
+    store = os.path.join(scratch, "store.ferry")
+
+    sqlite_utils = shutil.which("sqlite-utils")
+    if not sqlite_utils and not args.skip_sqlite_utils:
+        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "sqlite-utils"], check=False)
+        sqlite_utils = shutil.which("sqlite-utils")
+
+    schema = ("CREATE TABLE log (id TEXT PRIMARY KEY NOT NULL, timestamp REAL, method TEXT, recipe_name TEXT, rating INTEGER, "
+              "recipe_id TEXT, taste_tag TEXT, dose REAL, yield REAL, temperature REAL, grind TEXT, note TEXT);")
+
+    def convert(source):
+        def case():
+            remove(store)
+            return run([ferry, "convert", source, "--from", "brewguide", "--to", store])
+        return case
+
+    def sqlite_utils_insert():
+        target = os.path.join(scratch, "sqlite-utils.db")
+        remove(target)
+        return run([sqlite_utils, "insert", target, "logs", lines, "--nl", "--pk", "id"])
+
+    def sqlite3_import():
+        target = os.path.join(scratch, "sqlite3.db")
+        remove(target)
+        return run(["sqlite3", target, schema, ".import --csv --skip 1 " + flat + " log"])
+
+    cases = {"ferry convert (JSON array)": convert(array), "ferry convert (NDJSON)": convert(lines),
+             "sqlite3 .import (CSV)": sqlite3_import}
+    if sqlite_utils and not args.skip_sqlite_utils:
+        cases["sqlite-utils insert (NDJSON)"] = sqlite_utils_insert
+    results = measure(cases, args.runs)
+
+    # The store of the last convert run is what export and verify work on.
+    remove(store)
+    run([ferry, "convert", lines, "--from", "brewguide", "--to", store])
+    bundle = os.path.join(scratch, "store.tar.zst")
+    unpacked = os.path.join(scratch, "unpacked")
+
+    def export():
+        remove(bundle)
+        return run([ferry, "export", store, "-o", bundle])
+
+    export()
+    remove(unpacked)
+    os.makedirs(unpacked)
+    subprocess.run(["tar", "--zstd", "-xf", bundle, "-C", unpacked], check=True)
+    bag = os.path.join(unpacked, "store")
+    payload = os.path.join(bag, "data")
+
+    def backup_and_tar():
+        copy = os.path.join(payload, "store.sqlite")
+        reference = os.path.join(scratch, "reference.tar.zst")
+        remove(copy, reference)
+        first = run(["sqlite3", store, f".backup '{copy}'"])
+        second = run(["tar", "--zstd", "-cf", reference, "-C", unpacked, "store"])
+        return first[0] + second[0], max(first[1], second[1])
+
+    def verify():
+        return run([ferry, "verify", bundle])
+
+    def untar_and_hash():
+        target = os.path.join(scratch, "untar")
+        remove(target)
+        os.makedirs(target)
+        first = run(["tar", "--zstd", "-xf", bundle, "-C", target])
+        second = run(f"find '{target}' -type f -print0 | xargs -0 sha256sum > /dev/null", shell=True)
+        return first[0] + second[0], max(first[1], second[1])
+
+    results.update(measure({"ferry export": export, "sqlite3 .backup + tar --zstd": backup_and_tar}, args.runs))
+    results.update(measure({"ferry verify": verify, "tar --zstd -x + sha256sum": untar_and_hash}, args.runs))
+
+    bundle_mb = os.path.getsize(bundle) / 1e6
+    payload_mb = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(bag) for f in fs) / 1e6
+    sizes = {"ferry convert (JSON array)": megabytes, "ferry convert (NDJSON)": os.path.getsize(lines) / 1e6,
+             "sqlite3 .import (CSV)": os.path.getsize(flat) / 1e6, "sqlite-utils insert (NDJSON)": os.path.getsize(lines) / 1e6,
+             "ferry export": payload_mb, "sqlite3 .backup + tar --zstd": payload_mb,
+             "ferry verify": payload_mb, "tar --zstd -x + sha256sum": payload_mb}
+    rows = []
+    for name, (seconds, rss, all_runs) in results.items():
+        rows.append({"case": name, "seconds": round(seconds, 3), "runs": [round(s, 3) for s in all_runs],
+                     "records_per_second": round(n / seconds), "mb_per_second": round(sizes[name] / seconds, 1),
+                     "peak_rss_mb": round(rss, 1)})
+
+    def ratio(a, b):
+        return round(results[a][0] / results[b][0], 2) if a in results and b in results else None
+
+    ratios = {
+        "sqlite-utils / ferry convert (NDJSON)": ratio("sqlite-utils insert (NDJSON)", "ferry convert (NDJSON)"),
+        "sqlite-utils / ferry convert (JSON array)": ratio("sqlite-utils insert (NDJSON)", "ferry convert (JSON array)"),
+        "ferry convert (JSON array) / sqlite3 .import": ratio("ferry convert (JSON array)", "sqlite3 .import (CSV)"),
+        "ferry convert (NDJSON) / sqlite3 .import": ratio("ferry convert (NDJSON)", "sqlite3 .import (CSV)"),
+        "ferry export / (.backup + tar --zstd)": ratio("ferry export", "sqlite3 .backup + tar --zstd"),
+        "ferry verify throughput / (untar + sha256sum)": ratio("tar --zstd -x + sha256sum", "ferry verify"),
+    }
+    report = {"records": n, "input_mb": round(megabytes, 1), "bundle_mb": round(bundle_mb, 1), "payload_mb": round(payload_mb, 1),
+              "runs": args.runs, "machine": os.uname().nodename, "cpus": os.cpu_count(), "results": rows, "ratios": ratios}
+    os.makedirs(os.path.dirname(args.json), exist_ok=True)
+    with open(args.json, "w") as out:
+        json.dump(report, out, indent=2)
+    print(f"\n{n} brew logs, {megabytes:.0f} MB of JSON; bundle {bundle_mb:.0f} MB ({payload_mb:.0f} MB unpacked); median of {args.runs}")
+    print(f"{'case':34} {'seconds':>8} {'records/s':>11} {'MB/s':>8} {'peak RSS MB':>12}")
+    for row in rows:
+        print(f"{row['case']:34} {row['seconds']:8.2f} {row['records_per_second']:11,} {row['mb_per_second']:8.1f} {row['peak_rss_mb']:12.1f}")
+    print()
+    for name, value in ratios.items():
+        if value is not None:
+            print(f"{name:48} {value:6.2f}")
+    print(f"\nwrote {args.json}")
+
+
+def measure(cases, runs):
+    """Runs each case `runs` times, rotating the order each round (A B C, B C A, …)."""
+    times = {name: [] for name in cases}
+    peaks = {name: 0.0 for name in cases}
+    names = list(cases)
+    for round_number in range(runs):
+        order = names[round_number % len(names):] + names[:round_number % len(names)]
+        for name in order:
+            seconds, rss = cases[name]()
+            print(f"bench: {name}: {seconds:.2f} s, {rss:.0f} MB", file=sys.stderr)
+            times[name].append(seconds)
+            peaks[name] = max(peaks[name], rss)
+    return {name: (statistics.median(times[name]), peaks[name], times[name]) for name in names}
+
+
+if __name__ == "__main__":
+    main()
