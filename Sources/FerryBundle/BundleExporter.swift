@@ -44,6 +44,8 @@ public struct BundleExporter: Sendable {
         let staging = try StagingFolder(beside: output, purpose: "export")
         try staging.makeFolders(for: BundleLayout.storeSnapshot)
         let snapshotPath = staging.file(BundleLayout.storeSnapshot)
+        // A transaction a killed writer left unfinished is rolled back first, as any SQLite writer would.
+        try StoreFiles.settle(store)
         let source = try CanonicalStore(path: store, readOnly: true)
         guard source.hasSchema else { throw StoreError(.notACanonicalStore("it has no Ferry schema"), path: store) }
         do {

@@ -27,7 +27,7 @@ extension CanonicalStore: ExistingRecords {
 /// Queries for records a store holds, on any connection (a read, or a write transaction in progress).
 enum ExistingQueries {
     static func exists(_ db: Database, _ table: String, _ id: String) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE id = ?)", arguments: [id]) ?? false
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE id = ?)"), arguments: [id]) ?? false
     }
 
     /// What a log made from the recipe now would snapshot: title, method, kind, parameters.

@@ -50,7 +50,9 @@ public struct ConversionJob {
             report.counts(try convert(into: target, report: report, run: run))
             try target.close()
         } else if exists {
-            // Refuse a file that is not a Ferry store before backing it up or writing to it.
+            // Roll back what a killed conversion left unfinished, then refuse a file that is not a
+            // Ferry store before backing it up or writing to it.
+            try StoreFiles.settle(store)
             try CanonicalStore(path: store, readOnly: true).close()
             report.backup(try backup.backUp(store))
             let target = try CanonicalStore(path: store)
@@ -82,7 +84,12 @@ public struct ConversionJob {
         let temporary = (folder as NSString).appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).partial")
         var published = false
         defer { if !published { FileSync.removeDatabase(temporary) } }
-        let target = try CanonicalStore(path: temporary, bulk: true)
+        let target: CanonicalStore
+        do {
+            target = try CanonicalStore(path: temporary, bulk: true)
+        } catch let error as StoreError {
+            throw StoreError(.cannotCreate("cannot create a file in \(folder): \(error.message)"), path: store)
+        }
         report.counts(try convert(into: target, report: report, run: run))
         let problems = try target.check()
         try target.close()

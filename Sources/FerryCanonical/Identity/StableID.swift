@@ -31,6 +31,15 @@ public enum StableID {
 
     /// The canonical form of a UUID text (upper case), or nil when it is not a UUID.
     public static func normalized(_ text: String) -> String? {
-        UUID(uuidString: text.trimmingCharacters(in: .whitespaces))?.uuidString
+        // Most ids are already canonical: check their bytes rather than parse (Foundation's parser is slow).
+        var canonical = text.utf8.count == 36
+        if canonical {
+            for (index, byte) in text.utf8.enumerated() {
+                let hyphen = index == 8 || index == 13 || index == 18 || index == 23
+                guard hyphen ? byte == 0x2D : ((0x30...0x39).contains(byte) || (0x41...0x46).contains(byte)) else { canonical = false; break }
+            }
+        }
+        if canonical { return text }
+        return UUID(uuidString: text.trimmingCharacters(in: .whitespaces))?.uuidString
     }
 }

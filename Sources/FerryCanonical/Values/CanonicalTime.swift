@@ -11,14 +11,32 @@ public enum CanonicalTime {
         var time = time_t(seconds)
         var parts = tm()
         gmtime_r(&time, &parts)
-        var text = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
-                          Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
-        if micros > 0 {
-            var fraction = String(format: "%06d", micros)
-            while fraction.hasSuffix("0") { fraction.removeLast() }
-            text += "." + fraction
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(28)
+        func digits(_ value: Int, _ width: Int) {
+            var divisor = 1
+            for _ in 1..<width { divisor *= 10 }
+            var rest = value
+            while divisor > 0 {
+                bytes.append(UInt8(0x30 + (rest / divisor) % 10))
+                rest %= divisor
+                divisor /= 10
+            }
         }
-        return text + "Z"
+        digits(Int(parts.tm_year) + 1900, 4); bytes.append(0x2D)
+        digits(Int(parts.tm_mon) + 1, 2); bytes.append(0x2D)
+        digits(Int(parts.tm_mday), 2); bytes.append(0x54)
+        digits(Int(parts.tm_hour), 2); bytes.append(0x3A)
+        digits(Int(parts.tm_min), 2); bytes.append(0x3A)
+        digits(Int(parts.tm_sec), 2)
+        if micros > 0 {
+            bytes.append(0x2E)
+            var width = 6
+            while micros % 10 == 0 { micros /= 10; width -= 1 }
+            digits(micros, width)
+        }
+        bytes.append(0x5A)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     public static func string(_ date: Date) -> String {

@@ -28,6 +28,7 @@ public struct StoreBackup: Sendable {
         } catch {
             throw StoreError(.backup("cannot create \(folder): \((error as NSError).localizedDescription)"), path: storePath)
         }
+        try StoreFiles.settle(storePath)
         let final = uniqueName(in: folder, store: storePath, now: now)
         let temporary = (folder as NSString).appendingPathComponent(".\((final as NSString).lastPathComponent).partial")
         FileSync.removeDatabase(temporary)

@@ -32,8 +32,13 @@ extension CanonicalStore {
                 let fresh = try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM recipe) + (SELECT count(*) FROM project) + (SELECT count(*) FROM log)") == 0
                 let session = StoreSession(db: db, report: report, keepGoing: keepGoing, fresh: fresh)
                 defer { activity = session.writer.activity }
+                // Into an empty store, the log table's secondary indexes are built once at the end
+                // (a sort) rather than row by row: the same indexes, from the same SQL text.
+                let deferred = fresh ? try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'log' AND sql IS NOT NULL") : []
+                for index in deferred { try db.execute(sql: "DROP INDEX \(index["name"] as String)") }
                 try body(session)
                 try session.settlePending()
+                for index in deferred { try db.execute(sql: index["sql"] as String) }
                 if let run {
                     try session.writer.writeRun(version: run.version, inputs: run.inputs, db: db)
                 }

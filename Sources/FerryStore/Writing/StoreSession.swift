@@ -13,7 +13,9 @@ public final class StoreSession: BatchSink {
     let report: ReportBuilder?
     let keepGoing: Bool
     private var parked = false
+    /// Lookups of records outside the batch, kept until the next write changes the store.
     private var snapshotCache: [String: LogSnapshot?] = [:]
+    private var existsCache: [String: Bool] = [:]
 
     init(db: Database, report: ReportBuilder?, keepGoing: Bool, fresh: Bool) {
         self.db = db
@@ -49,6 +51,7 @@ public final class StoreSession: BatchSink {
         try park(pending)
         context.batch = CanonicalBatch()
         snapshotCache.removeAll(keepingCapacity: true)
+        existsCache.removeAll(keepingCapacity: true)
     }
 
     /// Links and writes the rest of a conversion.
@@ -116,8 +119,16 @@ public final class StoreSession: BatchSink {
 }
 
 extension StoreSession: ExistingRecords {
-    public func recipeExists(_ id: String) -> Bool { (try? ExistingQueries.exists(db, "recipe", id)) ?? false }
-    public func projectExists(_ id: String) -> Bool { (try? ExistingQueries.exists(db, "project", id)) ?? false }
+    public func recipeExists(_ id: String) -> Bool { exists("recipe", id) }
+    public func projectExists(_ id: String) -> Bool { exists("project", id) }
+
+    private func exists(_ table: String, _ id: String) -> Bool {
+        let key = table + id
+        if let known = existsCache[key] { return known }
+        let found = (try? ExistingQueries.exists(db, table, id)) ?? false
+        existsCache[key] = found
+        return found
+    }
 
     public func recipeSnapshot(_ id: String) -> LogSnapshot? {
         if let cached = snapshotCache["r" + id] { return cached }
