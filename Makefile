@@ -2,7 +2,7 @@
 SWIFT ?= swift
 MANUAL_DATE ?= 2026-11-22
 
-.PHONY: setup build release demo test docs samples bench clean
+.PHONY: setup build release demo test docs samples bench fuzz sanitize clean
 
 setup:
 	@scripts/setup.sh
@@ -27,6 +27,15 @@ N ?= 1000000
 RUNS ?= 3
 bench: release
 	python3 scripts/bench.py --records $(N) --runs $(RUNS)
+
+# Fuzzes each reader for FUZZ_SECONDS (default 60); not part of `make test`.
+fuzz: setup
+	scripts/fuzz.sh
+
+# The test suite under AddressSanitizer, then ThreadSanitizer (separate build folders).
+sanitize: setup
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt $(SWIFT) test --sanitize=address --build-path .build/asan
+	$(SWIFT) test --sanitize=thread --build-path .build/tsan
 
 # Rewrites the sample stores in Samples/ and the legacy models built into ferry.
 samples: setup

@@ -71,7 +71,12 @@ public struct JSONReadError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     /// The path without its leading dot: `items[2].name`, `[3].recurrence.end`.
-    public var displayPath: String { path.hasPrefix(".") ? String(path.dropFirst()) : path }
+    /// The path, its middle elided past 120 characters (a path 512 levels deep is no help whole).
+    public var displayPath: String {
+        let path = self.path.hasPrefix(".") ? String(self.path.dropFirst()) : self.path
+        guard path.count > 120 else { return path }
+        return "\(path.prefix(60))…\(path.suffix(60))"
+    }
 
     public var description: String {
         "line \(line), column \(column)\(path.isEmpty ? "" : ", at \(displayPath)"): \(message)"

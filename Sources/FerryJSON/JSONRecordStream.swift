@@ -23,12 +23,17 @@ public final class JSONRecordStream {
         public var error: JSONReadError
         /// The record it happened in, when known.
         public var record: Int?
+        /// Only that record was bad: ``next()`` goes on with the records after it. Otherwise the
+        /// file's structure is broken there and nothing after it can be read.
+        public var recoverable = false
     }
 
     public let path: String
     /// Whether the file is one top-level array (else a sequence of values).
     public private(set) var isArray = false
     public private(set) var bytesRead = 0
+    /// Nothing more can be read: the end was reached, or the file's structure broke.
+    public var isFinished: Bool { finished }
 
     private let descriptor: Int32
     private var buffer: [UInt8] = []
@@ -87,21 +92,22 @@ public final class JSONRecordStream {
             let startLine = line
             let length = try valueLength()
             count += 1
-            let value: JSONValue
-            do {
-                value = try buffer.withUnsafeBufferPointer { all in
-                    try reader.read(UnsafeBufferPointer(rebasing: all[position..<(position + length)]))
-                }
-            } catch let error as JSONReadError {
-                var located = error
-                located.line += startLine - 1
-                throw Failure(error: located, record: count)
+            let value: Result<JSONValue, JSONReadError> = buffer.withUnsafeBufferPointer { all in
+                Result { () throws(JSONReadError) in try reader.read(UnsafeBufferPointer(rebasing: all[position..<(position + length)])) }
             }
             for byte in buffer[position..<(position + length)] where byte == 0x0A { line += 1 }
             position += length
-            return Record(number: count, line: startLine, value: value)
+            switch value {
+            case .success(let value):
+                return Record(number: count, line: startLine, value: value)
+            case .failure(var located):
+                // The record's bounds are known, so the records after it can still be read, unless
+                // it ran to the end of the file (truncated): then nothing follows.
+                located.line += startLine - 1
+                throw Failure(error: located, record: count, recoverable: !(atEnd && position >= buffer.count))
+            }
         } catch let failure as Failure {
-            finished = true
+            if !failure.recoverable { finished = true }
             throw failure
         } catch {
             finished = true

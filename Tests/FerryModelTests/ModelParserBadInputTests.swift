@@ -33,6 +33,8 @@ import Testing
         ("bad-deletion-rule.xml", #"bad-deletion-rule.xml: line 4: entity "Course": relationship "teacher": deletionRule "Explode" is not Nullify, Cascade, Deny or No Action"#),
         ("bad-flag.xml", #"bad-flag.xml: line 4: entity "Course": attribute "title": optional "maybe" is not YES or NO"#),
         ("missing-name.xml", #"missing-name.xml: line 4: entity "Course": missing required XML attribute "name""#),
+        // Found by `make fuzz`: XMLParser trapped on an invalid UTF-8 byte in an attribute name.
+        ("invalid-utf8-attribute-name.xml", "invalid-utf8-attribute-name.xml: malformed XML at line 3, column 27: text is not valid UTF-8"),
     ])
     func badInputGivesOneSpecificLine(name: String, message: String) throws {
         let error = try failure(name)

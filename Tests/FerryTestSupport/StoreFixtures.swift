@@ -28,6 +28,15 @@ public enum StoreFixtures {
         return try queue.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") }.filter { $0 != "ok" }
     }
 
+    /// The first column of a query's rows, as text (NULL as "NULL").
+    public static func strings(_ path: String, _ sql: String) throws -> [String] {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        defer { try? queue.close() }
+        return try queue.read { db in try Row.fetchAll(db, sql: sql).map { row in row[0].map { "\($0)" } ?? "NULL" } }
+    }
+
     /// Files and folders under a folder, relative, sorted.
     public static func listing(_ folder: String) -> [String] {
         (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []).sorted()

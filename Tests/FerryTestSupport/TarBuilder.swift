@@ -3,7 +3,7 @@ import Foundation
 /// Writes an uncompressed ustar archive entry by entry, including the entries an honest writer
 /// never makes (links, devices, FIFOs, `..` paths, duplicates): the raw material of attack tests.
 public struct TarBuilder {
-    public enum Kind: UInt8 {
+    public enum Kind: UInt8, Sendable {
         case file = 0x30, hardLink = 0x31, symbolicLink = 0x32, characterDevice = 0x33, blockDevice = 0x34, directory = 0x35, fifo = 0x36
     }
 

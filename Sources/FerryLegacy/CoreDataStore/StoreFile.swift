@@ -65,8 +65,16 @@ public final class StoreFile: @unchecked Sendable {
             }
             // Opening is lazy in SQLite: touch the schema now so that damage shows here.
             _ = try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
+            // Damaged pages elsewhere would otherwise read as missing tables or garbled values.
+            let damage = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check(3)") }
+            if damage != ["ok"] {
+                let lines = damage.flatMap { $0.split(separator: "\n") }.filter { !$0.hasPrefix("***") }
+                throw LegacyReadError(.corruptStore(lines.prefix(3).joined(separator: "; ")), file: path)
+            }
         } catch let error as DatabaseError {
             throw LegacyReadError(Self.kind(of: error), file: path)
+        } catch let error as LegacyReadError {
+            throw error
         } catch {
             throw LegacyReadError(.unreadable(error.localizedDescription), file: path)
         }

@@ -90,6 +90,31 @@ struct XMLTreeReader {
         for marker in ["<!DOCTYPE", "<!ENTITY"] where bytes.firstRange(of: Array(marker.utf8)) != nil {
             throw .declarationRefused(marker)
         }
+        // Foundation's XMLParser traps on some invalid UTF-8 that libxml2 lets through (in
+        // attribute names, found by fuzzing), so UTF-8 text is checked whole first.
+        let latin1 = declaredEncoding(bytes).map { ["iso-8859-1", "latin1"].contains($0.lowercased()) } ?? false
+        if !latin1, String(validating: bytes, as: UTF8.self) == nil {
+            let (line, column) = firstInvalidUTF8(bytes)
+            throw .malformed(line: line, column: column, reason: "text is not valid UTF-8")
+        }
+    }
+
+    /// The line and column (in bytes, 1-based) of the first byte that is not valid UTF-8.
+    private static func firstInvalidUTF8(_ bytes: Data.SubSequence) -> (line: Int, column: Int) {
+        var line = 1
+        for text in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            var index = text.startIndex
+            while index < text.endIndex {
+                let lead = text[index]
+                let length = lead < 0x80 ? 1 : lead < 0xC2 ? 0 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : lead < 0xF5 ? 4 : 0
+                guard length > 0, index + length <= text.endIndex,
+                      String(validating: text[index..<(index + length)], as: UTF8.self) != nil
+                else { return (line, index - text.startIndex + 1) }
+                index += length
+            }
+            line += 1
+        }
+        return (line, 1)
     }
 
     /// The `encoding` of the `<?xml …?>` declaration, when there is one.

@@ -28,7 +28,18 @@ struct BrewGuideNormalizer {
     func convert(streaming path: String) throws {
         let stream = try JSONDocuments.stream(path)
         let time = context.fileTime(path)
-        while let record = try JSONDocuments.next(stream) {
+        while true {
+            let next: JSONRecordStream.Record?
+            do {
+                next = try JSONDocuments.next(stream)
+            } catch {
+                // With keepGoing a malformed record is rejected and the records after it are still
+                // read; where the file's structure breaks, the records before the break are kept.
+                guard context.keepGoing else { throw error }
+                context.report.rejected(error)
+                if stream.isFinished { break } else { continue }
+            }
+            guard let record = next else { break }
             try context.record { () throws in try convert(record.value, location: RecordLocation(file: path, record: record.number), time: time) }
             try context.flushIfNeeded()
         }

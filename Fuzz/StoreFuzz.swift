@@ -1,0 +1,11 @@
+import FerryLegacy
+
+/// The Core Data store reader over the bytes as a store file: metadata, schema, model match and
+/// every record.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzStore(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let path = FuzzInput.file(data, size, name: "store.sqlite")
+    guard let reader = try? CoreDataStoreReader(path: path) else { return 0 }
+    _ = try? reader.forEachRecord { _ in }
+    return 0
+}
