@@ -59,6 +59,14 @@ import Testing
         }
     }
 
+    /// Inputs `make fuzz` found crashing, kept: each is now refused with an error.
+    @Test(arguments: TestPaths.files(under: TestPaths.packageRoot.appendingPathComponent("Tests/FuzzRegressions/plist")) { _ in true })
+    func fuzzFindingsFailCleanly(path: String) throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(throws: PropertyListError.self) { try BinaryPropertyList.read(data) }
+        #expect(KeyedArchiveDecoder().decode(data).failure != nil)
+    }
+
     @Test func selfContainingArrayIsRefused() {
         // bplist00 · object 0: array of one reference to object 0.
         var bytes: [UInt8] = Array("bplist00".utf8) + [0xA1, 0x00]

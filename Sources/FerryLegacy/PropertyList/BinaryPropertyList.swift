@@ -136,7 +136,8 @@ private struct Reader {
             guard let text = String(validating: try slice(body, count), as: UTF8.self) else { throw PropertyListError("invalid UTF-8 string") }
             return .string(text)
         case 0x8:
-            return .uid(Int(Self.bigEndian(try slice(start + 1, low + 1), 0, low + 1)))
+            // Clamped: a UID past Int.max (found by fuzzing) is then refused as a reference to no object.
+            return .uid(Int(clamping: Self.bigEndian(try slice(start + 1, low + 1), 0, low + 1)))
         case 0xA, 0xB, 0xC:
             let (count, body) = try length(low, at: start)
             let references = try references(count: count, at: body)
@@ -210,6 +211,6 @@ private struct Reader {
         let (byteCount, overflow) = count.multipliedReportingOverflow(by: referenceSize)
         guard !overflow else { throw PropertyListError("container too large") }
         let raw = try slice(start, byteCount)
-        return (0..<count).map { Int(Self.bigEndian(raw, $0 * referenceSize, referenceSize)) }
+        return (0..<count).map { Int(clamping: Self.bigEndian(raw, $0 * referenceSize, referenceSize)) }
     }
 }
