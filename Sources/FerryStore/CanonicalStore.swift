@@ -46,7 +46,8 @@ public final class CanonicalStore: @unchecked Sendable {
                 try StoreMigrations.migrator.migrate(queue)
             }
         } catch let error as DatabaseError {
-            throw StoreError(error, path: path, activity: "opening")
+            // Creating the schema writes: a full disk must read as one, not as a bare I/O error.
+            throw StoreError(error, path: path, activity: "opening", writing: !readOnly)
         }
     }
 

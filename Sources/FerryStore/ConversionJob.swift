@@ -88,7 +88,7 @@ public struct ConversionJob {
         do {
             target = try CanonicalStore(path: temporary, bulk: true)
         } catch let error as StoreError {
-            throw StoreError(.cannotCreate("cannot create a file in \(folder): \(error.message)"), path: store)
+            throw StoreError(.cannotCreate("in \(folder): \(error.message)"), path: store)
         }
         report.counts(try convert(into: target, report: report, run: run))
         let problems = try target.check()

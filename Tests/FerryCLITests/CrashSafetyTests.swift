@@ -106,6 +106,12 @@ import Testing
         let outputs = path("outputs")
         try FileManager.default.createDirectory(atPath: outputs, withIntermediateDirectories: true)
 
+        let convert = try limited(32, ["convert", TestPaths.samples.appendingPathComponent("brewguide").path, "--to", outputs + "/converted.ferry"])
+        #expect(convert.status == 73, "\(convert.stderr)")
+        #expect(convert.stderr.hasPrefix("ferry: error: \(outputs)/converted.ferry: cannot create the store: in \(outputs): ")
+                && convert.stderr.contains("the disk is full or the file is larger than allowed"), "\(convert.stderr)")
+        #expect(StoreFixtures.listing(outputs) == [])
+
         let export = try limited(256, ["export", new, "-o", outputs + "/new.tar.zst"])
         #expect(export.status == 73 || export.status == 74, "\(export.stderr)")
         #expect(export.stderr.hasPrefix("ferry: error: ") && export.stderr.contains("the disk is full or the file is larger than allowed"), "\(export.stderr)")
