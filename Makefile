@@ -34,7 +34,7 @@ fuzz: setup
 
 # The test suite under AddressSanitizer, then ThreadSanitizer (separate build folders).
 sanitize: setup
-	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt $(SWIFT) test --sanitize=address --build-path .build/asan
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt:print_suppressions=0 $(SWIFT) test --sanitize=address --build-path .build/asan
 	$(SWIFT) test --sanitize=thread --build-path .build/tsan
 
 # Rewrites the sample stores in Samples/ and the legacy models built into ferry.

@@ -32,7 +32,7 @@ make_bundles() {
 }
 
 # Foundation's own leaks on XML and property-list errors are known; any other leak is a finding.
-export LSAN_OPTIONS="suppressions=$PWD/Tests/lsan-suppressions.txt"
+export LSAN_OPTIONS="suppressions=$PWD/Tests/lsan-suppressions.txt:print_suppressions=0"
 mkdir -p "$out"
 for target in $targets; do
     case $target in

@@ -41,11 +41,19 @@ struct Ferry: ParsableCommand {
         // Past a file-size limit, writes fail with EFBIG and are reported, instead of a signal killing Ferry
         // with a partial file behind.
         signal(SIGXFSZ, SIG_IGN)
+        if let status = runCommand() { Foundation.exit(status) }
+    }
+
+    /// Runs the command; returns the exit status of an error Ferry reported, once the error is gone.
+    /// Errors ArgumentParser reports (help, usage, ExitCode) exit from here.
+    private static func runCommand() -> Int32? {
         do {
             var command = try parseAsRoot()
             try command.run()
+            return nil
         } catch {
-            ErrorReporter.exit(with: error)
+            guard let status = ErrorReporter.report(error) else { exit(withError: error) }
+            return status
         }
     }
 }

@@ -9,33 +9,35 @@ import Foundation
 /// Maps errors to one line on stderr and an exit status, in one place:
 /// usage 64, bad input data 65, missing input 66, cannot create output 73, I/O 74, findings 1 (sysexits.h).
 enum ErrorReporter {
-    static func exit(with error: any Error) -> Never {
+    /// Prints Ferry's own errors as one line and returns their exit status; nil for the errors
+    /// ArgumentParser reports itself (help, usage, ExitCode). Returning rather than exiting lets the
+    /// error be released before the process ends, so LeakSanitizer sees no leak at exit.
+    static func report(_ error: any Error) -> Int32? {
         if let modelError = error as? ModelError {
             Console.error("ferry: error: \(modelError)")
-            Foundation.exit(status(of: modelError.kind))
+            return status(of: modelError.kind)
         }
         if let legacyError = error as? LegacyReadError {
             Console.error("ferry: error: \(legacyError)")
-            Foundation.exit(status(of: legacyError.kind))
+            return status(of: legacyError.kind)
         }
         if let outputError = error as? OutputError {
             Console.error("ferry: error: \(outputError)")
-            Foundation.exit(73)
+            return 73
         }
         if let conversionError = error as? ConversionError {
             Console.error("ferry: error: \(conversionError)")
-            Foundation.exit(status(of: conversionError.kind))
+            return status(of: conversionError.kind)
         }
         if let storeError = error as? StoreError {
             Console.error("ferry: error: \(storeError)")
-            Foundation.exit(status(of: storeError.kind))
+            return status(of: storeError.kind)
         }
         if let bundleError = error as? BundleError {
             Console.error("ferry: error: \(bundleError)")
-            Foundation.exit(status(of: bundleError.kind))
+            return status(of: bundleError.kind)
         }
-        // Help, --version, usage errors and ExitCode come from ArgumentParser itself.
-        Ferry.exit(withError: error)
+        return nil
     }
 
     static func status(of kind: LegacyReadError.Kind) -> Int32 {
