@@ -55,6 +55,8 @@ let package = Package(
         .target(
             name: "FerryStore",
             dependencies: ["FerryCanonical", "FerryJSON", .product(name: "GRDB", package: "GRDB.swift"),
+                           // The C API under GRDB, to bind the rows of bulk upserts without boxing each value.
+                           .product(name: "GRDBSQLite", package: "GRDB.swift"),
                            .product(name: "Crypto", package: "swift-crypto")]
         ),
 

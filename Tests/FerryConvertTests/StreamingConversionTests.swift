@@ -72,6 +72,7 @@ import Testing
         let input = try directory.write(text + "]", to: "in/logs.json")
         let result = try convert([input], "large.ferry", batchSize: 400)
         #expect(result.report.counts["log"] == 2_500 && result.report.counts["log_snapshot"] == 2_500)
+        #expect(result.report.inputs.map(\.records) == [2_500], "records of every batch are counted, not only the last")
         #expect(result.report.danglingReferences.count == ReportBuilder.listLimit)
         #expect(result.report.omitted["danglingReferences"] == 1_500)
         let queue = try DatabaseQueue(path: result.store)

@@ -66,14 +66,19 @@ public final class ConversionContext: @unchecked Sendable {
     /// Hands the batch to the sink once it holds `flushThreshold` records.
     public func flushIfNeeded() throws {
         guard let sink, batch.recordCount >= flushThreshold else { return }
+        flushedRecords += batch.recordCount
         try sink.flush(self)
     }
+
+    /// Top-level records made so far, the ones already handed to the sink included.
+    public var recordsMade: Int { flushedRecords + batch.recordCount }
+    private var flushedRecords = 0
 
     /// Created/modified times for legacy records that have none: the input file's modification
     /// time, so that converting the same file again gives the same values.
     public func fileTime(_ path: String) -> String {
         let date = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? Date(timeIntervalSince1970: 0)
-        return CanonicalTime.string(date ?? Date(timeIntervalSince1970: 0))
+        return CanonicalTime.string(date)
     }
 }
 

@@ -66,16 +66,16 @@ public struct Converter {
         for fileKind in RootsFileKind.order {
             for (kind, path) in roots where kind == fileKind {
                 let documents = try JSONDocuments.read(path)
-                let before = context.batch.recordCount
+                let before = context.recordsMade
                 try RootsNormalizer(context: context).convert(kind, documents)
-                report.input(path, detected: InputKind.roots(kind).description, records: context.batch.recordCount - before)
+                report.input(path, detected: InputKind.roots(kind).description, records: context.recordsMade - before)
             }
         }
         return context
     }
 
     private func convert(_ path: String, kind: InputKind, context: ConversionContext) throws {
-        let before = context.batch.recordCount
+        let before = context.recordsMade
         switch kind {
         case .brewGuideJSON:
             try BrewGuideNormalizer(context: context).convert(streaming: path)
@@ -87,12 +87,12 @@ public struct Converter {
             try MoltenNormalizer(context: context).convertCatalog(try JSONDocuments.read(path))
         case .store:
             let detected = try StoreNormalizer(context: context, options: options).convert(path)
-            context.report.input(path, detected: detected, records: context.batch.recordCount - before)
+            context.report.input(path, detected: detected, records: context.recordsMade - before)
             return
         default:
             return
         }
-        context.report.input(path, detected: kind.description, records: context.batch.recordCount - before)
+        context.report.input(path, detected: kind.description, records: context.recordsMade - before)
     }
 }
 

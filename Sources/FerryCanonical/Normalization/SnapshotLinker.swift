@@ -38,7 +38,7 @@ public struct SnapshotLinker {
     }
 
     /// Links the batch. When `provisional` (more records of this conversion come later), links
-    /// to records not found yet are kept and returned instead of emptied, and snapshots whose
+    /// to records not found yet are emptied without a report and returned, and snapshots whose
     /// source is not found yet are returned too: the caller settles them at the end.
     @discardableResult
     public func link(_ context: ConversionContext, existing: ExistingRecords, provisional: Bool = false) -> [PendingLink] {
@@ -48,43 +48,42 @@ public struct SnapshotLinker {
         let hasRecipe = { (id: String) in recipes[id] != nil || existing.recipeExists(id) }
         let hasProject = { (id: String) in projects[id] != nil || existing.projectExists(id) }
 
+        // A link to a record not found is emptied, its id kept in extras. When more records come,
+        // it is also returned, so that the caller restores it if its record comes later: most such
+        // links never resolve, and emptying them now spares rewriting every row at the end.
+        func unresolved(_ table: String, _ id: String, _ field: String, _ target: String, _ targetTable: String,
+                        _ extras: inout JSONObject, _ source: SourceRef) {
+            if provisional {
+                pending.append(PendingLink(table: table, id: id, field: field, target: target, targetTable: targetTable))
+                Self.keepDangling(&extras, field, target)
+            } else {
+                Self.keepDangling(&extras, field, target)
+                context.report.dangling(file: source.file, record: "\(source.entity) \(source.key ?? "")", field: field, value: target,
+                                        action: Self.danglingAction)
+            }
+        }
+
         for index in context.batch.projects.indices {
             var project = context.batch.projects[index]
             if let parent = project.parentID, !hasProject(parent) {
-                if provisional {
-                    pending.append(PendingLink(table: "project", id: project.id, field: "parent_id", target: parent, targetTable: "project"))
-                } else {
-                    dangle(&project.extras, "parent_id", parent, source: project.source, report: context.report)
-                    project.parentID = nil
-                }
+                unresolved("project", project.id, "parent_id", parent, "project", &project.extras, project.source)
+                project.parentID = nil
             }
             if let recipe = project.recipeID, !hasRecipe(recipe) {
-                if provisional {
-                    pending.append(PendingLink(table: "project", id: project.id, field: "recipe_id", target: recipe, targetTable: "recipe"))
-                } else {
-                    dangle(&project.extras, "recipe_id", recipe, source: project.source, report: context.report)
-                    project.recipeID = nil
-                }
+                unresolved("project", project.id, "recipe_id", recipe, "recipe", &project.extras, project.source)
+                project.recipeID = nil
             }
             context.batch.projects[index] = project
         }
         for index in context.batch.logs.indices {
             var log = context.batch.logs[index]
             if let recipe = log.recipeID, !hasRecipe(recipe) {
-                if provisional {
-                    pending.append(PendingLink(table: "log", id: log.id, field: "recipe_id", target: recipe, targetTable: "recipe"))
-                } else {
-                    dangle(&log.extras, "recipe_id", recipe, source: log.source, report: context.report)
-                    log.recipeID = nil
-                }
+                unresolved("log", log.id, "recipe_id", recipe, "recipe", &log.extras, log.source)
+                log.recipeID = nil
             }
             if let project = log.projectID, !hasProject(project) {
-                if provisional {
-                    pending.append(PendingLink(table: "log", id: log.id, field: "project_id", target: project, targetTable: "project"))
-                } else {
-                    dangle(&log.extras, "project_id", project, source: log.source, report: context.report)
-                    log.projectID = nil
-                }
+                unresolved("log", log.id, "project_id", project, "project", &log.extras, log.source)
+                log.projectID = nil
             }
             if var snapshot = log.snapshot, let sourceID = snapshot.sourceID {
                 let current: LogSnapshot? = snapshot.sourceType == "recipe"
@@ -112,12 +111,24 @@ public struct SnapshotLinker {
         report.reconstructed(log: log, from: "\(snapshot.sourceType) \(snapshot.sourceID ?? "")", fields: filled)
     }
 
-    private func dangle(_ extras: inout JSONObject, _ field: String, _ id: String, source: SourceRef, report: ReportBuilder) {
+    public static let danglingAction = "link left empty; the id is kept in extras.danglingReferences"
+
+    /// Keeps the id of a link that names no record in `extras.danglingReferences`.
+    public static func keepDangling(_ extras: inout JSONObject, _ field: String, _ id: String) {
         var dangling = extras["danglingReferences"]?.object ?? JSONObject()
         dangling[field] = .string(id)
         extras["danglingReferences"] = .object(dangling)
-        report.dangling(file: source.file, record: "\(source.entity) \(source.key ?? "")", field: field, value: id,
-                        action: "link left empty; the id is kept in extras.danglingReferences")
+    }
+
+    /// Undoes ``keepDangling(_:_:_:)`` once the record came.
+    public static func forgetDangling(_ extras: inout JSONObject, _ field: String) {
+        guard var dangling = extras["danglingReferences"]?.object else { return }
+        dangling[field] = Optional<JSONValue>.none
+        if dangling.isEmpty {
+            extras["danglingReferences"] = Optional<JSONValue>.none
+        } else {
+            extras["danglingReferences"] = .object(dangling)
+        }
     }
 
     /// Copies into `snapshot` what it lacks; returns the names of the fields it filled.

@@ -38,6 +38,12 @@ public final class ReportBuilder: @unchecked Sendable {
         report.danglingReferences.append(.init(file: file, record: record, field: field, value: value, action: action))
     }
 
+    /// Counts `count` entries of `list` that are not listed.
+    public func omitted(_ list: String, _ count: Int) {
+        guard count > 0 else { return }
+        report.omitted[list, default: 0] += count
+    }
+
     public func unknownEnum(file: String, field: String, value: String, mappedTo: String) {
         let key = "\(file)\u{1F}\(field)\u{1F}\(value)"
         enumCounts[key, default: .init(file: file, field: field, value: value, mappedTo: mappedTo, count: 0)].count += 1

@@ -6,35 +6,66 @@ import GRDB
 /// The column mapping of each canonical record; `Formats/canonical-schema.md` lists the columns.
 extension BatchWriter {
     mutating func write(_ recipe: Recipe, db: Database) throws {
-        try upsert("recipe", [
-            "id": recipe.id, "source_app": recipe.source.app.rawValue, "source_entity": recipe.source.entity,
-            "source_key": recipe.source.key, "source_file": recipe.source.file, "kind": recipe.kind, "method": recipe.method,
-            "category": recipe.category, "title": recipe.title, "summary": recipe.summary, "instructions": recipe.instructions,
-            "origin": recipe.origin, "is_starter": Self.flag(recipe.isStarter), "source_url": recipe.sourceURL,
-            "author": recipe.author, "difficulty": recipe.difficulty, "servings": recipe.servings,
-            "prep_minutes": recipe.prepMinutes, "cook_minutes": recipe.cookMinutes, "estimated_minutes": recipe.estimatedMinutes,
-            "usage_count": recipe.usageCount, "last_used_at": recipe.lastUsedAt, "is_favorite": Self.flag(recipe.isFavorite),
-            "is_archived": Self.flag(recipe.isArchived), "is_valid": Self.flag(recipe.isValid),
-            "created_at": recipe.createdAt, "modified_at": recipe.modifiedAt, "deleted_at": recipe.deletedAt,
-            "extras": Self.json(recipe.extras),
-        ], db: db)
+        try upsert(RowShapes.recipe, db: db) { row in
+            row.add("id", recipe.id)
+            row.add("source_app", recipe.source.app.rawValue)
+            row.add("source_entity", recipe.source.entity)
+            row.add("source_key", recipe.source.key)
+            row.add("source_file", recipe.source.file)
+            row.add("kind", recipe.kind)
+            row.add("method", recipe.method)
+            row.add("category", recipe.category)
+            row.add("title", recipe.title)
+            row.add("summary", recipe.summary)
+            row.add("instructions", recipe.instructions)
+            row.add("origin", recipe.origin)
+            row.add("is_starter", recipe.isStarter)
+            row.add("source_url", recipe.sourceURL)
+            row.add("author", recipe.author)
+            row.add("difficulty", recipe.difficulty)
+            row.add("servings", recipe.servings)
+            row.add("prep_minutes", recipe.prepMinutes)
+            row.add("cook_minutes", recipe.cookMinutes)
+            row.add("estimated_minutes", recipe.estimatedMinutes)
+            row.add("usage_count", recipe.usageCount)
+            row.add("last_used_at", recipe.lastUsedAt)
+            row.add("is_favorite", recipe.isFavorite)
+            row.add("is_archived", recipe.isArchived)
+            row.add("is_valid", recipe.isValid)
+            row.add("created_at", recipe.createdAt)
+            row.add("modified_at", recipe.modifiedAt)
+            row.add("deleted_at", recipe.deletedAt)
+            row.add("extras", Self.json(recipe.extras))
+        }
         for table in ["recipe_parameter", "recipe_step", "material_line", "recipe_tag", "reference_link", "attachment"] {
             try delete(table, where: "recipe_id", recipe.id, db: db)
         }
         for (position, parameter) in recipe.parameters.enumerated() {
-            try upsert("recipe_parameter", [
-                "recipe_id": recipe.id, "name": parameter.name, "position": position, "value": parameter.value,
-                "text_value": parameter.text, "unit": parameter.unit,
-            ], conflict: "recipe_id, name", db: db)
+            try upsert(RowShapes.recipeParameter, db: db) { row in
+                row.add("recipe_id", recipe.id)
+                row.add("name", parameter.name)
+                row.add("position", position)
+                row.add("value", parameter.value)
+                row.add("text_value", parameter.text)
+                row.add("unit", parameter.unit)
+            }
         }
         for step in recipe.steps {
-            try upsert("recipe_step", [
-                "id": step.id, "recipe_id": recipe.id, "position": step.position, "title": step.title,
-                "instruction": step.instruction, "kind": step.kind, "duration_seconds": step.durationSeconds,
-                "water_grams": step.waterGrams, "is_cumulative": Self.flag(step.isCumulative),
-                "estimated_minutes": step.estimatedMinutes, "image_id": step.imageID, "source_key": step.sourceKey,
-                "extras": Self.json(step.extras),
-            ], db: db)
+            try upsert(RowShapes.recipeStep, db: db) { row in
+                row.add("id", step.id)
+                row.add("recipe_id", recipe.id)
+                row.add("position", step.position)
+                row.add("title", step.title)
+                row.add("instruction", step.instruction)
+                row.add("kind", step.kind)
+                row.add("duration_seconds", step.durationSeconds)
+                row.add("water_grams", step.waterGrams)
+                row.add("is_cumulative", step.isCumulative)
+                row.add("estimated_minutes", step.estimatedMinutes)
+                row.add("image_id", step.imageID)
+                row.add("source_key", step.sourceKey)
+                row.add("extras", Self.json(step.extras))
+            }
             try writeMaterials(step.materials, owner: "recipe_step_id", id: step.id, db: db)
         }
         try writeMaterials(recipe.materials, owner: "recipe_id", id: recipe.id, db: db)
@@ -44,31 +75,63 @@ extension BatchWriter {
     }
 
     mutating func write(_ project: Project, db: Database) throws {
-        try upsert("project", [
-            "id": project.id, "parent_id": project.parentID, "recipe_id": project.recipeID,
-            "source_app": project.source.app.rawValue, "source_entity": project.source.entity, "source_key": project.source.key,
-            "source_file": project.source.file, "kind": project.kind, "title": project.title, "code": project.code,
-            "category": project.category, "status": project.status, "position": project.position.map { Int64($0) },
-            "start_at": project.startAt, "end_at": project.endAt, "due_at": project.dueAt, "due_time_minutes": project.dueTimeMinutes,
-            "estimated_minutes": project.estimatedMinutes, "min_block_minutes": project.minBlockMinutes,
-            "max_block_minutes": project.maxBlockMinutes, "difficulty": project.difficulty, "importance": project.importance,
-            "is_locked": Self.flag(project.isLocked), "recurrence": project.recurrence.map { JSONWriter.string($0) },
-            "grade_weight_percent": project.gradeWeightPercent, "grade_possible": project.gradePossible,
-            "grade_earned": project.gradeEarned, "grade_percent": project.gradePercent, "grade_letter": project.gradeLetter,
-            "notes": project.notes, "is_archived": Self.flag(project.isArchived), "completed_at": project.completedAt,
-            "created_at": project.createdAt, "modified_at": project.modifiedAt, "deleted_at": project.deletedAt,
-            "extras": Self.json(project.extras),
-        ], db: db)
+        try upsert(RowShapes.project, db: db) { row in
+            row.add("id", project.id)
+            row.add("parent_id", project.parentID)
+            row.add("recipe_id", project.recipeID)
+            row.add("source_app", project.source.app.rawValue)
+            row.add("source_entity", project.source.entity)
+            row.add("source_key", project.source.key)
+            row.add("source_file", project.source.file)
+            row.add("kind", project.kind)
+            row.add("title", project.title)
+            row.add("code", project.code)
+            row.add("category", project.category)
+            row.add("status", project.status)
+            row.add("position", project.position)
+            row.add("start_at", project.startAt)
+            row.add("end_at", project.endAt)
+            row.add("due_at", project.dueAt)
+            row.add("due_time_minutes", project.dueTimeMinutes)
+            row.add("estimated_minutes", project.estimatedMinutes)
+            row.add("min_block_minutes", project.minBlockMinutes)
+            row.add("max_block_minutes", project.maxBlockMinutes)
+            row.add("difficulty", project.difficulty)
+            row.add("importance", project.importance)
+            row.add("is_locked", project.isLocked)
+            row.add("recurrence", project.recurrence.map { JSONWriter.string($0) })
+            row.add("grade_weight_percent", project.gradeWeightPercent)
+            row.add("grade_possible", project.gradePossible)
+            row.add("grade_earned", project.gradeEarned)
+            row.add("grade_percent", project.gradePercent)
+            row.add("grade_letter", project.gradeLetter)
+            row.add("notes", project.notes)
+            row.add("is_archived", project.isArchived)
+            row.add("completed_at", project.completedAt)
+            row.add("created_at", project.createdAt)
+            row.add("modified_at", project.modifiedAt)
+            row.add("deleted_at", project.deletedAt)
+            row.add("extras", Self.json(project.extras))
+        }
         for table in ["project_step", "material_line", "project_tag", "project_technique", "reference_link", "attachment"] {
             try delete(table, where: "project_id", project.id, db: db)
         }
         for step in project.steps {
-            try upsert("project_step", [
-                "id": step.id, "project_id": project.id, "position": step.position, "title": step.title, "kind": step.kind,
-                "estimated_minutes": step.estimatedMinutes, "start_at": step.startAt, "due_at": step.dueAt,
-                "is_completed": Self.flag(step.isCompleted), "completed_at": step.completedAt, "notes": step.notes,
-                "source_key": step.sourceKey, "extras": Self.json(step.extras),
-            ], db: db)
+            try upsert(RowShapes.projectStep, db: db) { row in
+                row.add("id", step.id)
+                row.add("project_id", project.id)
+                row.add("position", step.position)
+                row.add("title", step.title)
+                row.add("kind", step.kind)
+                row.add("estimated_minutes", step.estimatedMinutes)
+                row.add("start_at", step.startAt)
+                row.add("due_at", step.dueAt)
+                row.add("is_completed", step.isCompleted)
+                row.add("completed_at", step.completedAt)
+                row.add("notes", step.notes)
+                row.add("source_key", step.sourceKey)
+                row.add("extras", Self.json(step.extras))
+            }
             try writeMaterials(step.materials, owner: "project_step_id", id: step.id, db: db)
         }
         try writeMaterials(project.materials, owner: "project_id", id: project.id, db: db)
@@ -79,23 +142,41 @@ extension BatchWriter {
     }
 
     mutating func write(_ log: Log, db: Database) throws {
-        try upsert("log", [
-            "id": log.id, "source_app": log.source.app.rawValue, "source_entity": log.source.entity, "source_key": log.source.key,
-            "source_file": log.source.file, "kind": log.kind, "title": log.title, "started_at": log.startedAt,
-            "ended_at": log.endedAt, "duration_seconds": log.durationSeconds, "rating": log.rating, "outcome": log.outcome,
-            "note": log.note, "recipe_id": log.recipeID, "project_id": log.projectID, "created_at": log.createdAt,
-            "modified_at": log.modifiedAt, "extras": Self.json(log.extras),
-        ], db: db)
+        try upsert(RowShapes.log, db: db) { row in
+            row.add("id", log.id)
+            row.add("source_app", log.source.app.rawValue)
+            row.add("source_entity", log.source.entity)
+            row.add("source_key", log.source.key)
+            row.add("source_file", log.source.file)
+            row.add("kind", log.kind)
+            row.add("title", log.title)
+            row.add("started_at", log.startedAt)
+            row.add("ended_at", log.endedAt)
+            row.add("duration_seconds", log.durationSeconds)
+            row.add("rating", log.rating)
+            row.add("outcome", log.outcome)
+            row.add("note", log.note)
+            row.add("recipe_id", log.recipeID)
+            row.add("project_id", log.projectID)
+            row.add("created_at", log.createdAt)
+            row.add("modified_at", log.modifiedAt)
+            row.add("extras", Self.json(log.extras))
+        }
         for table in ["log_snapshot", "material_line", "log_tag", "log_technique", "attachment"] {
             try delete(table, where: "log_id", log.id, db: db)
         }
         if let snapshot = log.snapshot {
-            try upsert("log_snapshot", [
-                "log_id": log.id, "source_type": snapshot.sourceType, "source_id": snapshot.sourceID, "title": snapshot.title,
-                "method": snapshot.method, "kind": snapshot.kind, "parameters": Self.json(snapshot.parameters),
-                "is_reconstructed": Self.flag(snapshot.isReconstructed),
-                "reconstructed_fields": JSONWriter.string(.array(snapshot.reconstructedFields.map { .string($0) })),
-            ], conflict: "log_id", db: db)
+            try upsert(RowShapes.logSnapshot, db: db) { row in
+                row.add("log_id", log.id)
+                row.add("source_type", snapshot.sourceType)
+                row.add("source_id", snapshot.sourceID)
+                row.add("title", snapshot.title)
+                row.add("method", snapshot.method)
+                row.add("kind", snapshot.kind)
+                row.add("parameters", Self.json(snapshot.parameters))
+                row.add("is_reconstructed", snapshot.isReconstructed)
+                row.add("reconstructed_fields", JSONWriter.string(.array(snapshot.reconstructedFields.map { .string($0) })))
+            }
         }
         try writeMaterials(log.materials, owner: "log_id", id: log.id, db: db)
         try writeNames(log.tags, kind: "tag", join: "log_tag", owner: "log_id", id: log.id, db: db)
@@ -105,11 +186,18 @@ extension BatchWriter {
 
     mutating func writeMaterials(_ lines: [MaterialLine], owner: String, id: String, db: Database) throws {
         for line in lines {
-            try upsert("material_line", [
-                "id": line.id, owner: id, "position": line.position, "catalog_key": line.catalogKey,
-                "description": line.description, "quantity": line.quantity, "unit": line.unit, "notes": line.notes,
-                "source_key": line.sourceKey, "extras": Self.json(line.extras),
-            ], db: db)
+            try upsert(RowShapes.materialLine[owner]!, db: db) { row in
+                row.add("id", line.id)
+                row.add(owner, id)
+                row.add("position", line.position)
+                row.add("catalog_key", line.catalogKey)
+                row.add("description", line.description)
+                row.add("quantity", line.quantity)
+                row.add("unit", line.unit)
+                row.add("notes", line.notes)
+                row.add("source_key", line.sourceKey)
+                row.add("extras", Self.json(line.extras))
+            }
         }
     }
 
@@ -120,29 +208,50 @@ extension BatchWriter {
             let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !trimmed.isEmpty, seen.insert(trimmed).inserted else { continue }
             let nameID = StableID.make(kind, trimmed)
-            try upsert(kind, ["id": nameID, "name": trimmed], db: db)
-            try upsert(join, [owner: id, "\(kind)_id": nameID, "position": seen.count - 1], conflict: "\(owner), \(kind)_id", db: db)
+            try upsert(RowShapes.names[kind]!, db: db) { row in
+                row.add("id", nameID)
+                row.add("name", trimmed)
+            }
+            try upsert(RowShapes.nameJoins[join]!, db: db) { row in
+                row.add(owner, id)
+                row.add(kind == "tag" ? "tag_id" : "technique_id", nameID)
+                row.add("position", seen.count - 1)
+            }
         }
     }
 
     mutating func writeReferences(_ links: [ReferenceLink], owner: String, id: String, db: Database) throws {
         for link in links {
-            try upsert("reference_link", [
-                "id": link.id, owner: id, "position": link.position, "url": link.url, "title": link.title,
-                "description": link.description, "added_at": link.addedAt, "source_key": link.sourceKey,
-                "extras": Self.json(link.extras),
-            ], db: db)
+            try upsert(RowShapes.referenceLink[owner]!, db: db) { row in
+                row.add("id", link.id)
+                row.add(owner, id)
+                row.add("position", link.position)
+                row.add("url", link.url)
+                row.add("title", link.title)
+                row.add("description", link.description)
+                row.add("added_at", link.addedAt)
+                row.add("source_key", link.sourceKey)
+                row.add("extras", Self.json(link.extras))
+            }
         }
     }
 
     mutating func writeAttachments(_ attachments: [Attachment], owner: String, id: String, db: Database) throws {
         for attachment in attachments {
-            try upsert("attachment", [
-                "id": attachment.id, owner: id, "position": attachment.position, "name": attachment.name,
-                "media_type": attachment.mediaType, "local_url": attachment.localURL, "sha256": attachment.sha256,
-                "byte_count": attachment.byteCount, "added_at": attachment.addedAt, "tag": attachment.tag,
-                "source_key": attachment.sourceKey, "extras": Self.json(attachment.extras),
-            ], db: db)
+            try upsert(RowShapes.attachment[owner]!, db: db) { row in
+                row.add("id", attachment.id)
+                row.add(owner, id)
+                row.add("position", attachment.position)
+                row.add("name", attachment.name)
+                row.add("media_type", attachment.mediaType)
+                row.add("local_url", attachment.localURL)
+                row.add("sha256", attachment.sha256)
+                row.add("byte_count", attachment.byteCount)
+                row.add("added_at", attachment.addedAt)
+                row.add("tag", attachment.tag)
+                row.add("source_key", attachment.sourceKey)
+                row.add("extras", Self.json(attachment.extras))
+            }
         }
     }
 }

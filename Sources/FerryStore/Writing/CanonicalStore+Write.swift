@@ -54,57 +54,51 @@ extension CanonicalStore {
 /// Issues the upserts of one batch and counts the rows: each row once, however often it is
 /// written (a tag shared by several records is one row).
 struct BatchWriter {
-    /// Rows many records share (a tag, a catalog item, attachment bytes) are counted once each;
-    /// the others belong to one record each and are counted as written.
-    private static let sharedTables: Set<String> = ["tag", "technique", "attachment_content", "catalog_item", "import_run"]
+    /// Rows many records share (a tag, a catalog item, attachment bytes) are counted once each
+    /// (their shapes say `shared`); the others belong to one record each and are counted as written.
     private var written: [String: Set<String>] = [:]
     private var tallies: [String: Int] = [:]
-    private var statements: [String: Statement] = [:]
+    private var statements = UpsertStatements()
     var counts: [String: Int] { tallies.merging(written.mapValues(\.count)) { a, b in a + b } }
-    var activity: String?
+    /// The record being written, named in an error; kept as is, so that a million records build no strings.
+    private var current: SourceRef?
+    var activity: String? { current.map { "writing \($0.entity) \($0.key ?? "")" } }
     /// The store held no records when the session began: nothing to replace, so no deletes.
     var fresh = false
 
     /// Runs one record's writes in a savepoint, so that with `keepGoing` a failure loses only it.
+    /// - Returns: whether the record was written (false: it was rejected and reported).
+    @discardableResult
     mutating func guarded(_ source: SourceRef, keepGoing: Bool, report: ReportBuilder?, db: Database,
-                          _ body: (inout BatchWriter) throws -> Void) throws {
-        activity = "writing \(source.entity) \(source.key ?? "")"
-        guard keepGoing else { return try body(&self) }
+                          _ body: (inout BatchWriter) throws -> Void) throws -> Bool {
+        current = source
+        guard keepGoing else {
+            try body(&self)
+            return true
+        }
         let saved = (written, tallies)
         try db.execute(sql: "SAVEPOINT record")
         do {
             try body(&self)
             try db.execute(sql: "RELEASE SAVEPOINT record")
+            return true
         } catch let error as DatabaseError {
             try db.execute(sql: "ROLLBACK TO SAVEPOINT record")
             try db.execute(sql: "RELEASE SAVEPOINT record")
             (written, tallies) = saved
             report?.rejected(ConversionError(.invalidValue("cannot be stored: \(error.message ?? "\(error.resultCode)")"),
                                              at: RecordLocation(file: source.file, key: source.key)))
+            return false
         }
     }
 
-    mutating func upsert(_ table: String, _ values: KeyValuePairs<String, (any DatabaseValueConvertible)?>,
-                         conflict: String = "id", db: Database) throws {
-        let signature = table + "|" + conflict + "|" + values.map(\.key).joined(separator: ",")
-        let statement: Statement
-        if let cached = statements[signature] { statement = cached } else {
-            let columns = values.map(\.key)
-            let updates = columns.filter { !conflict.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.contains($0) }
-                .map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-            let sql = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
-                + " ON CONFLICT(\(conflict)) DO " + (updates.isEmpty ? "NOTHING" : "UPDATE SET \(updates)")
-            statement = try db.makeStatement(sql: sql)
-            statements[signature] = statement
+    /// Upserts one row of `shape`, its values bound by `bind`, and counts it.
+    mutating func upsert(_ shape: UpsertShape, db: Database, _ bind: (inout RowBinder) -> Void) throws {
+        if let key = try statements.run(shape, db: db, bind) {
+            written[shape.table, default: []].insert(key)
+        } else {
+            tallies[shape.table, default: 0] += 1
         }
-        try statement.execute(arguments: StatementArguments(values.map(\.value)))
-        guard Self.sharedTables.contains(table) else {
-            tallies[table, default: 0] += 1
-            return
-        }
-        let keyColumns = conflict.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        let key = values.filter { keyColumns.contains($0.key) }.map { $0.value.map { "\($0.databaseValue)" } ?? "NULL" }.joined(separator: "\u{1F}")
-        written[table, default: []].insert(key)
     }
 
     func delete(_ table: String, where column: String, _ id: String, db: Database) throws {
@@ -114,23 +108,33 @@ struct BatchWriter {
 
     static func json(_ object: JSONObject) -> String { JSONWriter.string(.object(object)) }
 
-    static func flag(_ value: Bool?) -> Int64? { value.map { $0 ? 1 : 0 } }
-
     mutating func insertContent(sha256: String, data: Data, db: Database) throws {
-        try upsert("attachment_content", ["sha256": sha256, "data": data], conflict: "sha256", db: db)
+        try upsert(RowShapes.attachmentContent, db: db) { row in
+            row.add("sha256", sha256)
+            row.add("data", data)
+        }
     }
 
     mutating func write(_ item: CatalogItem, db: Database) throws {
-        try upsert("catalog_item", [
-            "natural_key": item.naturalKey, "source_app": item.source.app.rawValue, "source_file": item.source.file,
-            "name": item.name, "manufacturer": item.manufacturer, "code": item.code, "extras": Self.json(item.extras),
-        ], conflict: "natural_key", db: db)
+        try upsert(RowShapes.catalogItem, db: db) { row in
+            row.add("natural_key", item.naturalKey)
+            row.add("source_app", item.source.app.rawValue)
+            row.add("source_file", item.source.file)
+            row.add("name", item.name)
+            row.add("manufacturer", item.manufacturer)
+            row.add("code", item.code)
+            row.add("extras", Self.json(item.extras))
+        }
     }
 
     mutating func writeRun(version: String, inputs: JSONValue, db: Database) throws {
         let inputsText = JSONWriter.string(inputs)
         let countsText = JSONWriter.string(.object(JSONObject(counts.sorted { $0.key < $1.key }.map { ($0.key, .integer($0.value)) })))
-        try upsert("import_run", ["id": StableID.make("import-run", version, inputsText), "ferry_version": version,
-                                   "inputs": inputsText, "counts": countsText], db: db)
+        try upsert(RowShapes.importRun, db: db) { row in
+            row.add("id", StableID.make("import-run", version, inputsText))
+            row.add("ferry_version", version)
+            row.add("inputs", inputsText)
+            row.add("counts", countsText)
+        }
     }
 }

@@ -16,6 +16,11 @@ public final class StoreSession: BatchSink {
     /// Lookups of records outside the batch, kept until the next write changes the store.
     private var snapshotCache: [String: LogSnapshot?] = [:]
     private var existsCache: [String: Bool] = [:]
+    /// The recipes and projects this session wrote. In a store that was empty when the session
+    /// began they are the only ones, so a link to anything else is answered without a query
+    /// (a million logs naming recipes that never come would otherwise cost two queries each).
+    private var writtenRecipes: Set<String> = []
+    private var writtenProjects: Set<String> = []
 
     init(db: Database, report: ReportBuilder?, keepGoing: Bool, fresh: Bool) {
         self.db = db
@@ -33,10 +38,14 @@ public final class StoreSession: BatchSink {
             try writer.guarded(item.source, keepGoing: keepGoing, report: report, db: db) { try $0.write(item, db: db) }
         }
         for recipe in batch.recipes {
-            try writer.guarded(recipe.source, keepGoing: keepGoing, report: report, db: db) { try $0.write(recipe, db: db) }
+            if try writer.guarded(recipe.source, keepGoing: keepGoing, report: report, db: db, { try $0.write(recipe, db: db) }), writer.fresh {
+                writtenRecipes.insert(recipe.id)
+            }
         }
         for project in batch.projects {
-            try writer.guarded(project.source, keepGoing: keepGoing, report: report, db: db) { try $0.write(project, db: db) }
+            if try writer.guarded(project.source, keepGoing: keepGoing, report: report, db: db, { try $0.write(project, db: db) }), writer.fresh {
+                writtenProjects.insert(project.id)
+            }
         }
         for log in batch.logs {
             try writer.guarded(log.source, keepGoing: keepGoing, report: report, db: db) { try $0.write(log, db: db) }
@@ -75,7 +84,8 @@ public final class StoreSession: BatchSink {
     }
 
     /// Settles parked links before commit: a snapshot whose source came later is filled from it;
-    /// a link whose record never came is emptied, its id kept in `extras.danglingReferences`.
+    /// a link whose record came later is restored; a link whose record never came stays empty,
+    /// its id kept in `extras.danglingReferences`, and is reported.
     func settlePending() throws {
         guard parked else { return }
         let late = try Row.fetchCursor(db, sql: """
@@ -98,23 +108,63 @@ public final class StoreSession: BatchSink {
                            arguments: [snapshot.title, snapshot.method, snapshot.kind, BatchWriter.json(snapshot.parameters),
                                        JSONWriter.string(.array(snapshot.reconstructedFields.map { .string($0) })), log])
         }
-        for (table, field, target) in [("log", "recipe_id", "recipe"), ("log", "project_id", "project"),
-                                       ("project", "recipe_id", "recipe"), ("project", "parent_id", "project")] {
-            let dangling = "SELECT p.id FROM temp.ferry_pending_link p WHERE p.tbl = '\(table)' AND p.field = '\(field)' AND NOT EXISTS (SELECT 1 FROM \(target) WHERE id = p.target)"
-            if let report {
-                let rows = try Row.fetchCursor(db, sql: "SELECT source_file, source_entity, source_key, \(field) FROM \(table) WHERE id IN (\(dangling))")
-                while let row = try rows.next() {
-                    report.dangling(file: row[0], record: "\(row[1] as String) \(row[2] as String? ?? "")", field: field, value: row[3],
-                                    action: "link left empty; the id is kept in extras.danglingReferences")
-                }
-            }
-            try db.execute(sql: """
-                UPDATE \(table) SET extras = json_set(extras, '$.danglingReferences.\(field)', \(field)), \(field) = NULL
-                WHERE id IN (\(dangling))
-                """)
-        }
+        try restoreLateLinks()
+        try reportDanglingLinks()
         try db.execute(sql: "DROP TABLE temp.ferry_pending_link")
         parked = false
+    }
+}
+
+extension StoreSession {
+    private static let linkFields = [("log", "recipe_id", "recipe"), ("log", "project_id", "project"),
+                                     ("project", "recipe_id", "recipe"), ("project", "parent_id", "project")]
+
+    /// Links written empty because their record had not come yet, whose record came: set, and
+    /// their ids taken out of `extras.danglingReferences` again. Chunk by chunk, in bounded memory.
+    private func restoreLateLinks() throws {
+        var after: Int64 = 0
+        while true {
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT p.rowid, p.tbl, p.id, p.field, p.target FROM temp.ferry_pending_link p
+                WHERE p.rowid > ? AND p.field != 'snapshot'
+                  AND ((p.target_table = 'recipe' AND EXISTS (SELECT 1 FROM recipe WHERE id = p.target))
+                    OR (p.target_table = 'project' AND EXISTS (SELECT 1 FROM project WHERE id = p.target)))
+                ORDER BY p.rowid LIMIT 10000
+                """, arguments: [after])
+            guard let last = rows.last else { return }
+            after = last[0]
+            for row in rows {
+                let table: String = row[1], id: String = row[2], field: String = row[3], target: String = row[4]
+                guard Self.linkFields.contains(where: { $0.0 == table && $0.1 == field }),
+                      let text = try String.fetchOne(db, sql: "SELECT extras FROM \(table) WHERE id = ?", arguments: [id])
+                else { continue }
+                var extras = (try? JSONReader().read(Array(text.utf8)).object) ?? JSONObject()
+                SnapshotLinker.forgetDangling(&extras, field)
+                try db.execute(sql: "UPDATE \(table) SET \(field) = ?, extras = ? WHERE id = ?",
+                               arguments: [target, BatchWriter.json(extras), id])
+            }
+        }
+    }
+
+    /// Reports the links whose record never came: the first of them listed, the rest counted.
+    private func reportDanglingLinks() throws {
+        guard let report else { return }
+        for (table, field, target) in Self.linkFields {
+            let dangling = """
+                FROM temp.ferry_pending_link p JOIN \(table) t ON t.id = p.id
+                WHERE p.tbl = '\(table)' AND p.field = '\(field)' AND NOT EXISTS (SELECT 1 FROM \(target) WHERE id = p.target)
+                """
+            var listed = 0
+            let rows = try Row.fetchCursor(db, sql: "SELECT t.source_file, t.source_entity, t.source_key, p.target \(dangling) ORDER BY p.rowid LIMIT \(ReportBuilder.listLimit)")
+            while let row = try rows.next() {
+                report.dangling(file: row[0], record: "\(row[1] as String) \(row[2] as String? ?? "")", field: field, value: row[3],
+                                action: SnapshotLinker.danglingAction)
+                listed += 1
+            }
+            guard listed == ReportBuilder.listLimit else { continue }
+            let total = try Int.fetchOne(db, sql: "SELECT count(*) \(dangling)") ?? 0
+            report.omitted("danglingReferences", total - listed)
+        }
     }
 }
 
@@ -123,6 +173,7 @@ extension StoreSession: ExistingRecords {
     public func projectExists(_ id: String) -> Bool { exists("project", id) }
 
     private func exists(_ table: String, _ id: String) -> Bool {
+        if writer.fresh { return (table == "recipe" ? writtenRecipes : writtenProjects).contains(id) }
         let key = table + id
         if let known = existsCache[key] { return known }
         let found = (try? ExistingQueries.exists(db, table, id)) ?? false
@@ -131,6 +182,7 @@ extension StoreSession: ExistingRecords {
     }
 
     public func recipeSnapshot(_ id: String) -> LogSnapshot? {
+        if writer.fresh, !writtenRecipes.contains(id) { return nil }
         if let cached = snapshotCache["r" + id] { return cached }
         let snapshot = (try? ExistingQueries.recipeSnapshot(db, id)) ?? nil
         snapshotCache["r" + id] = snapshot
@@ -138,6 +190,7 @@ extension StoreSession: ExistingRecords {
     }
 
     public func projectSnapshot(_ id: String) -> LogSnapshot? {
+        if writer.fresh, !writtenProjects.contains(id) { return nil }
         if let cached = snapshotCache["p" + id] { return cached }
         let snapshot = (try? ExistingQueries.projectSnapshot(db, id)) ?? nil
         snapshotCache["p" + id] = snapshot

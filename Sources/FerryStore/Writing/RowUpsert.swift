@@ -1,0 +1,123 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// The SQL of one kind of upsert: a table, its columns in binding order, and the key that
+/// decides a conflict. Shapes are made once (they are static), so that writing a row builds no
+/// SQL and no strings.
+final class UpsertShape: Sendable {
+    let table: String
+    let columns: [String]
+    let sql: String
+    /// For tables whose rows many records share: the position of the key, to count each row once.
+    let sharedKeyIndex: Int32?
+
+    init(_ table: String, _ columns: [String], conflict: [String] = ["id"], shared: Bool = false) {
+        self.table = table
+        self.columns = columns
+        let updates = columns.filter { !conflict.contains($0) }.map { "\($0) = excluded.\($0)" }
+        sql = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+            + " ON CONFLICT(\(conflict.joined(separator: ", "))) DO " + (updates.isEmpty ? "NOTHING" : "UPDATE SET \(updates.joined(separator: ", "))")
+        precondition(!shared || conflict.count == 1, "a shared table is counted by a one-column key")
+        sharedKeyIndex = shared ? columns.firstIndex(of: conflict[0]).map { Int32($0 + 1) } : nil
+    }
+}
+
+/// Binds one row's values in the shape's column order, straight through SQLite's C API: a
+/// conversion writes millions of rows, and GRDB's `StatementArguments` boxes every value in an
+/// existential first (a fifth of the conversion's time when measured). Each value names its
+/// column, and debug builds check the name against the shape, so the order cannot drift.
+struct RowBinder {
+    private let statement: SQLiteStatement
+    private let shape: UpsertShape
+    private(set) var index: Int32 = 0
+    private(set) var failure: Int32 = SQLITE_OK
+    /// The key of a shared-table row.
+    private(set) var key: String?
+
+    init(statement: SQLiteStatement, shape: UpsertShape) {
+        self.statement = statement
+        self.shape = shape
+    }
+
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    private mutating func next(_ column: String) {
+        index += 1
+        assert(Int(index) <= shape.columns.count && shape.columns[Int(index) - 1] == column,
+               "\(shape.table): value for \(column) bound at position \(index)")
+    }
+
+    private mutating func check(_ code: Int32) {
+        if code != SQLITE_OK, failure == SQLITE_OK { failure = code }
+    }
+
+    mutating func add(_ column: String, _ value: String?) {
+        next(column)
+        guard var value else { return check(sqlite3_bind_null(statement, index)) }
+        if index == shape.sharedKeyIndex { key = value }
+        let code = value.withUTF8 { bytes -> Int32 in
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return sqlite3_bind_text(statement, index, "", 0, nil) }
+            return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                sqlite3_bind_text(statement, index, $0, Int32(bytes.count), Self.transient)
+            }
+        }
+        check(code)
+    }
+
+    mutating func add(_ column: String, _ value: Int64?) {
+        next(column)
+        check(value.map { sqlite3_bind_int64(statement, index, $0) } ?? sqlite3_bind_null(statement, index))
+    }
+
+    mutating func add(_ column: String, _ value: Int?) {
+        add(column, value.map { Int64($0) })
+    }
+
+    /// Booleans are stored as 0 and 1.
+    mutating func add(_ column: String, _ value: Bool?) {
+        add(column, value.map { Int64($0 ? 1 : 0) })
+    }
+
+    mutating func add(_ column: String, _ value: Double?) {
+        next(column)
+        check(value.map { sqlite3_bind_double(statement, index, $0) } ?? sqlite3_bind_null(statement, index))
+    }
+
+    mutating func add(_ column: String, _ value: Data) {
+        next(column)
+        let code = value.withUnsafeBytes { bytes -> Int32 in
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return sqlite3_bind_zeroblob(statement, index, 0) }
+            return sqlite3_bind_blob(statement, index, base, Int32(bytes.count), Self.transient)
+        }
+        check(code)
+    }
+}
+
+/// Prepared upsert statements by shape, for one connection.
+struct UpsertStatements {
+    private var prepared: [ObjectIdentifier: Statement] = [:]
+
+    /// Binds one row with `bind` and runs the upsert.
+    /// - Returns: the row's key when the shape's table is shared, else nil.
+    /// - Throws: `DatabaseError` naming the table and SQLite's message (a constraint, a full disk).
+    mutating func run(_ shape: UpsertShape, db: Database, _ bind: (inout RowBinder) -> Void) throws -> String? {
+        let statement: Statement
+        if let known = prepared[ObjectIdentifier(shape)] { statement = known } else {
+            statement = try db.makeStatement(sql: shape.sql)
+            prepared[ObjectIdentifier(shape)] = statement
+        }
+        let handle = statement.sqliteStatement
+        var row = RowBinder(statement: handle, shape: shape)
+        bind(&row)
+        assert(Int(row.index) == shape.columns.count, "\(shape.table): \(row.index) of \(shape.columns.count) values bound")
+        let code = row.failure == SQLITE_OK ? sqlite3_step(handle) : row.failure
+        guard code == SQLITE_DONE else {
+            let message = db.sqliteConnection.map { String(cString: sqlite3_errmsg($0)) }
+            sqlite3_reset(handle)
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: shape.sql)
+        }
+        sqlite3_reset(handle)
+        return row.key
+    }
+}

@@ -1,0 +1,66 @@
+import FerryCanonical
+import FerryJSON
+import FerryStore
+import FerryTestSupport
+import Foundation
+import GRDB
+import Testing
+
+/// Rows are bound straight through SQLite's C API: every value must land in its column with
+/// its type, and a row SQLite refuses must be named, not lost.
+@Suite struct StoreWriteTests {
+    let directory = TemporaryDirectory("ferry-store-write")
+
+    func log(_ id: String, title: String?) -> Log {
+        var log = Log(id: id, source: SourceRef(app: .brewguide, entity: "BrewLog", key: id, file: "logs.json"), kind: "brew",
+                      createdAt: "2024-05-01T08:00:00Z", modifiedAt: "2024-05-01T08:00:00Z")
+        log.title = title
+        log.rating = 4.5
+        log.durationSeconds = 210
+        log.note = ""
+        log.extras = JSONObject([("grinder", "Comandante"), ("clicks", 24)])
+        return log
+    }
+
+    @Test func valuesLandInTheirColumnsWithTheirTypes() throws {
+        let store = try CanonicalStore(path: directory.url.appendingPathComponent("values.ferry").path)
+        var batch = CanonicalBatch()
+        batch.logs = [log("A1A1A1A1-1111-4222-8333-444444444444", title: "Morning V60 — Ethiopia ☕️")]
+        let counts = try store.write(batch)
+        #expect(counts["log"] == 1)
+        let row = try store.read { try Row.fetchOne($0, sql: "SELECT title, typeof(rating), rating, duration_seconds, note, typeof(note), extras, recipe_id FROM log")! }
+        try store.close()
+        #expect(row[0] as String == "Morning V60 — Ethiopia ☕️")
+        #expect(row[1] as String == "real" && row[2] as Double == 4.5 && row[3] as Double == 210)
+        #expect(row[4] as String == "" && row[5] as String == "text", "an empty string is text, not NULL")
+        #expect(row[6] as String == #"{"clicks":24,"grinder":"Comandante"}"#, "extras are written with sorted keys")
+        #expect(row[7] as String? == nil)
+    }
+
+    @Test func aRowSQLiteRefusesIsRejectedAloneWithKeepGoingAndStopsTheWriteWithout() throws {
+        var batch = CanonicalBatch()
+        batch.logs = [log("B1B1B1B1-1111-4222-8333-444444444444", title: "kept"), log("not-a-uuid", title: "refused")]
+
+        let path = directory.url.appendingPathComponent("keep-going.ferry").path
+        let store = try CanonicalStore(path: path)
+        let report = ReportBuilder(store: path, dryRun: false)
+        let counts = try store.write(batch, report: report, keepGoing: true)
+        #expect(counts["log"] == 1)
+        let rejected = report.finish().rejected
+        #expect(rejected.count == 1)
+        #expect(rejected.first?.key == "not-a-uuid")
+        #expect(rejected.first?.message.contains("CHECK constraint failed") == true, "\(rejected)")
+        #expect(try store.read { try String.fetchAll($0, sql: "SELECT title FROM log") } == ["kept"])
+        try store.close()
+
+        let strictPath = directory.url.appendingPathComponent("strict.ferry").path
+        let strict = try CanonicalStore(path: strictPath)
+        #expect {
+            try strict.write(batch)
+        } throws: { error in
+            "\(error)".contains("CHECK constraint failed") && "\(error)".contains("not-a-uuid")
+        }
+        #expect(try strict.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM log") } == 0, "all or nothing")
+        try strict.close()
+    }
+}
