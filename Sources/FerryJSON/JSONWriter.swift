@@ -39,6 +39,7 @@ public struct JSONWriter: Sendable {
     /// The value as a string, for tests and small documents.
     public static func string(_ value: JSONValue, sortedKeys: Bool = true, pretty: Bool = false) -> String {
         var writer = JSONWriter(sortedKeys: sortedKeys, pretty: pretty)
+        writer.bytes.reserveCapacity(128)
         writer.write(value)
         return String(decoding: writer.bytes, as: UTF8.self)
     }
@@ -62,7 +63,8 @@ public struct JSONWriter: Sendable {
         case .object(let object):
             guard !object.isEmpty else { return append("{}") }
             bytes.append(UInt8(ascii: "{"))
-            let members = sortedKeys ? object.members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) } : object.members
+            let members = sortedKeys && !Self.inOrder(object.members)
+                ? object.members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) } : object.members
             for (index, member) in members.enumerated() {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
                 newline(depth + 1)
@@ -88,8 +90,18 @@ public struct JSONWriter: Sendable {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
+    private static func inOrder(_ members: [(key: String, value: JSONValue)]) -> Bool {
+        zip(members, members.dropFirst()).allSatisfy { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+    }
+
     private mutating func writeString(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
+        // Most text needs no escape: copied whole, not byte by byte.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            bytes.append(contentsOf: text.utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])

@@ -75,8 +75,8 @@ public struct SnapshotLinker {
             }
             context.batch.projects[index] = project
         }
-        for index in context.batch.logs.indices {
-            var log = context.batch.logs[index]
+        // Logs are many: each is changed where it lies in the batch, not copied out and back.
+        func linkLog(_ log: inout Log) {
             if let recipe = log.recipeID, !hasRecipe(recipe) {
                 unresolved("log", log.id, "recipe_id", recipe, "recipe", &log.extras, log.source)
                 log.recipeID = nil
@@ -97,7 +97,9 @@ public struct SnapshotLinker {
                 if log.title == nil { log.title = snapshot.title }
                 log.snapshot = snapshot
             }
-            context.batch.logs[index] = log
+        }
+        for index in context.batch.logs.indices {
+            linkLog(&context.batch.logs[index])
         }
         return pending
     }

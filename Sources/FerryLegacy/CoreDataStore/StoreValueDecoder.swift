@@ -37,7 +37,10 @@ struct StoreValueDecoder {
     private func double(_ number: Double, as type: AttributeType) -> JSONValue {
         switch type {
         case .date: return .string(CoreDataDate.iso8601(secondsSince2001: number))
-        case .integer16, .integer32, .integer64 where number == number.rounded() && abs(number) < 9e18: return .integer(Int64(number))
+        case .integer16, .integer32, .integer64:
+            // A whole number in range reads as an integer; anything else stays as stored, never trapped on.
+            guard number == number.rounded(), abs(number) < 9e18 else { return .double(number) }
+            return .integer(Int64(number))
         default: return .double(number)
         }
     }

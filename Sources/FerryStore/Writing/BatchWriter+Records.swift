@@ -175,7 +175,7 @@ extension BatchWriter {
                 row.add("kind", snapshot.kind)
                 row.add("parameters", Self.json(snapshot.parameters))
                 row.add("is_reconstructed", snapshot.isReconstructed)
-                row.add("reconstructed_fields", JSONWriter.string(.array(snapshot.reconstructedFields.map { .string($0) })))
+                row.add("reconstructed_fields", snapshot.reconstructedFields.isEmpty ? "[]" : JSONWriter.string(.array(snapshot.reconstructedFields.map { .string($0) })))
             }
         }
         try writeMaterials(log.materials, owner: "log_id", id: log.id, db: db)

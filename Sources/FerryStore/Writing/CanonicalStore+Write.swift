@@ -106,7 +106,7 @@ struct BatchWriter {
         try db.cachedStatement(sql: "DELETE FROM \(table) WHERE \(column) = ?").execute(arguments: [id])
     }
 
-    static func json(_ object: JSONObject) -> String { JSONWriter.string(.object(object)) }
+    static func json(_ object: JSONObject) -> String { object.isEmpty ? "{}" : JSONWriter.string(.object(object)) }
 
     mutating func insertContent(sha256: String, data: Data, db: Database) throws {
         try upsert(RowShapes.attachmentContent, db: db) { row in

@@ -12,14 +12,20 @@ final class UpsertShape: Sendable {
     /// For tables whose rows many records share: the position of the key, to count each row once.
     let sharedKeyIndex: Int32?
 
-    init(_ table: String, _ columns: [String], conflict: [String] = ["id"], shared: Bool = false) {
+    /// - Parameter conflict: the key that decides a conflict; nil for a plain insert.
+    init(_ table: String, _ columns: [String], conflict: [String]? = ["id"], shared: Bool = false) {
         self.table = table
         self.columns = columns
-        let updates = columns.filter { !conflict.contains($0) }.map { "\($0) = excluded.\($0)" }
-        sql = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
-            + " ON CONFLICT(\(conflict.joined(separator: ", "))) DO " + (updates.isEmpty ? "NOTHING" : "UPDATE SET \(updates.joined(separator: ", "))")
-        precondition(!shared || conflict.count == 1, "a shared table is counted by a one-column key")
-        sharedKeyIndex = shared ? columns.firstIndex(of: conflict[0]).map { Int32($0 + 1) } : nil
+        let insert = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+        if let conflict {
+            let updates = columns.filter { !conflict.contains($0) }.map { "\($0) = excluded.\($0)" }
+            sql = insert + " ON CONFLICT(\(conflict.joined(separator: ", "))) DO "
+                + (updates.isEmpty ? "NOTHING" : "UPDATE SET \(updates.joined(separator: ", "))")
+        } else {
+            sql = insert
+        }
+        precondition(!shared || conflict?.count == 1, "a shared table is counted by a one-column key")
+        sharedKeyIndex = shared ? conflict.flatMap { columns.firstIndex(of: $0[0]) }.map { Int32($0 + 1) } : nil
     }
 }
 

@@ -13,6 +13,8 @@ public final class StoreSession: BatchSink {
     let report: ReportBuilder?
     let keepGoing: Bool
     private var parked = false
+    private var parking = UpsertStatements()
+    private static let pendingLink = UpsertShape("temp.ferry_pending_link", ["tbl", "id", "field", "target", "target_table"], conflict: nil)
     /// Lookups of records outside the batch, kept until the next write changes the store.
     private var snapshotCache: [String: LogSnapshot?] = [:]
     private var existsCache: [String: Bool] = [:]
@@ -77,9 +79,14 @@ public final class StoreSession: BatchSink {
             try db.execute(sql: "DELETE FROM temp.ferry_pending_link")
             parked = true
         }
-        let insert = try db.cachedStatement(sql: "INSERT INTO temp.ferry_pending_link VALUES (?, ?, ?, ?, ?)")
         for link in pending {
-            try insert.execute(arguments: [link.table, link.id, link.field, link.target, link.targetTable])
+            _ = try parking.run(Self.pendingLink, db: db) { row in
+                row.add("tbl", link.table)
+                row.add("id", link.id)
+                row.add("field", link.field)
+                row.add("target", link.target)
+                row.add("target_table", link.targetTable)
+            }
         }
     }
 
@@ -110,6 +117,7 @@ public final class StoreSession: BatchSink {
         }
         try restoreLateLinks()
         try reportDanglingLinks()
+        parking = UpsertStatements()
         try db.execute(sql: "DROP TABLE temp.ferry_pending_link")
         parked = false
     }
