@@ -80,3 +80,31 @@ import Testing
         try queue.close()
     }
 }
+
+/// The progress a streamed input reports: records and bytes that only grow, ending at the whole file.
+@Suite struct ConversionProgressTests {
+    final class Updates: @unchecked Sendable {
+        let lock = NSLock()
+        var all: [ConversionProgress] = []
+        func add(_ update: ConversionProgress) { lock.withLock { all.append(update) } }
+    }
+
+    @Test func progressGrowsToTheWholeFile() throws {
+        let directory = TemporaryDirectory("ferry-progress")
+        var text = ""
+        for number in 0..<10_000 {
+            text += #"{"summary":{"id":"\#(String(format: "%08X-0000-4000-8000-000000000000", number))","method":"v60","rating":3,"recipeNameAtBrew":"R","timestamp":782639100}}"# + "\n"
+        }
+        let input = try directory.write(text, to: "logs.ndjson")
+        let updates = Updates()
+        var options = ConversionOptions(batchSize: 3_000)
+        options.progress = { @Sendable update in updates.add(update) }
+        _ = try ConversionJob(inputs: [input], store: directory.url.appendingPathComponent("p.ferry").path, options: options).run()
+        let records = updates.all.map(\.records)
+        #expect(records.first == 0)
+        #expect(records.contains(4_096) && records.contains(8_192))
+        #expect(records.last == 10_000)
+        #expect(records == records.sorted())
+        #expect(updates.all.last?.bytesRead == text.utf8.count && updates.all.last?.totalBytes == text.utf8.count)
+    }
+}

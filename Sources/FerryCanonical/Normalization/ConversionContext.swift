@@ -14,6 +14,7 @@ public final class ConversionContext: @unchecked Sendable {
     public var sink: BatchSink?
     /// Records per hand-over to the sink.
     public var flushThreshold = 20_000
+    public var progress: (@Sendable (ConversionProgress) -> Void)?
     /// Ids seen per table, to refuse duplicates with the record that had them first: 16-byte
     /// keys for UUIDs (a million ids fit in tens of megabytes), text for anything else.
     private var seen: [String: [UUIDKey: SeenAt]] = [:]

@@ -12,14 +12,17 @@ public struct ConversionOptions: Sendable {
     public var epoch: LegacyDateDecoder.Epoch
     /// Records read from large inputs before they are written, when converting into a store.
     public var batchSize: Int
+    /// Told now and then how far a streamed input has been read.
+    public var progress: (@Sendable (ConversionProgress) -> Void)?
 
     public init(from: LegacyApp? = nil, model: String? = nil, keepGoing: Bool = false, epoch: LegacyDateDecoder.Epoch = .automatic,
-                batchSize: Int = 20_000) {
+                batchSize: Int = 20_000, progress: (@Sendable (ConversionProgress) -> Void)? = nil) {
         self.from = from
         self.model = model
         self.keepGoing = keepGoing
         self.epoch = epoch
         self.batchSize = max(1, batchSize)
+        self.progress = progress
     }
 }
 
@@ -45,6 +48,7 @@ public struct Converter {
         let context = ConversionContext(dates: LegacyDateDecoder(epoch: options.epoch), report: report, keepGoing: options.keepGoing)
         context.sink = sink
         context.flushThreshold = options.batchSize
+        context.progress = options.progress
         let files = try InputScanner(from: options.from).scan(inputs)
         var roots: [(RootsFileKind, String)] = []
         for (path, kind, named) in files {

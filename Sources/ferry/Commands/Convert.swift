@@ -14,7 +14,8 @@ extension Ferry {
                 input again leaves the same store (records are upserted by id). An existing store is backed up first \
                 (verified, timestamped, rotated, in STORE.backups/); the conversion is one transaction: all or nothing, \
                 unless --keep-going, which keeps the good records and rejects the bad ones (exit status 1). Inputs are never \
-                modified. Schema: Formats/canonical-schema.md; report: Formats/json/conversion-report.schema.json.
+                modified. When stderr is a terminal, large inputs show their progress (records, MB/s, time left). \
+                Schema: Formats/canonical-schema.md; report: Formats/json/conversion-report.schema.json.
 
                 Examples:
                   ferry convert Samples/roots --to data.ferry
@@ -58,10 +59,18 @@ extension Ferry {
         }
 
         func run() throws {
-            let options = ConversionOptions(from: from.app, model: model, keepGoing: keepGoing, epoch: epoch.epoch)
+            let progress = ProgressLine.wanted ? ProgressLine() : nil
+            var options = ConversionOptions(from: from.app, model: model, keepGoing: keepGoing, epoch: epoch.epoch)
+            if let progress {
+                options.progress = { @Sendable update in progress.update(update) }
+            }
             let job = ConversionJob(inputs: inputs, store: store, options: options, dryRun: dryRun,
                                     backup: StoreBackup(keep: keepBackups), ferryVersion: Ferry.version)
-            let result = try job.run()
+            let result: ConversionReport
+            do {
+                defer { progress?.finish() }
+                result = try job.run()
+            }
             if let report {
                 var file = try AtomicFile(path: report)
                 try file.write(Array(try ConversionSummary.json(result).utf8))

@@ -1,5 +1,6 @@
 import FerryJSON
 import FerryLegacy
+import Foundation
 
 /// BrewGuide (SwiftData, V60 coffee): recipe detail and brew log detail DTOs as JSON, or its
 /// SwiftData store's `Recipe`, `RecipeStep` and `BrewLog` rows. Brew logs keep their snapshot
@@ -28,6 +29,10 @@ struct BrewGuideNormalizer {
     func convert(streaming path: String) throws {
         let stream = try JSONDocuments.stream(path)
         let time = context.fileTime(path)
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        var records = 0
+        context.progress?(ConversionProgress(file: path, records: 0, bytesRead: 0, totalBytes: size))
+        defer { context.progress?(ConversionProgress(file: path, records: records, bytesRead: stream.bytesRead, totalBytes: size)) }
         while true {
             let next: JSONRecordStream.Record?
             do {
@@ -40,6 +45,10 @@ struct BrewGuideNormalizer {
                 if stream.isFinished { break } else { continue }
             }
             guard let record = next else { break }
+            records += 1
+            if records & 0x0FFF == 0 {
+                context.progress?(ConversionProgress(file: path, records: records, bytesRead: stream.bytesRead, totalBytes: size))
+            }
             try context.record { () throws in try convert(record.value, location: RecordLocation(file: path, record: record.number), time: time) }
             try context.flushIfNeeded()
         }

@@ -1,0 +1,63 @@
+import FerryCanonical
+import Foundation
+
+/// A progress line for long conversions, redrawn in place on stderr when it is a terminal:
+/// records read, megabytes of megabytes, throughput and time left.
+final class ProgressLine: @unchecked Sendable {
+    private let lock = NSLock()
+    private var file = ""
+    private var fileStart = DispatchTime.now()
+    private var lastDraw: DispatchTime?
+    private var drawn = false
+
+    /// Whether stderr is a terminal: piped or logged output gets no progress lines.
+    static var wanted: Bool { isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb" }
+
+    func update(_ progress: ConversionProgress) {
+        lock.lock()
+        defer { lock.unlock() }
+        let now = DispatchTime.now()
+        if progress.file != file {
+            file = progress.file
+            fileStart = now
+        }
+        // A redraw five times a second is enough to read, and costs nothing measurable.
+        if let lastDraw, now.uptimeNanoseconds - lastDraw.uptimeNanoseconds < 200_000_000 { return }
+        lastDraw = now
+        let elapsed = Double(now.uptimeNanoseconds - fileStart.uptimeNanoseconds) / 1e9
+        FileHandle.standardError.write(Data(("\r\u{1B}[K" + Self.text(progress, elapsed: elapsed)).utf8))
+        drawn = true
+    }
+
+    /// Clears the line, so that the summary starts on a clean one.
+    func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        drawn = false
+    }
+
+    static func text(_ progress: ConversionProgress, elapsed: Double) -> String {
+        let name = (progress.file as NSString).lastPathComponent
+        let megabytes = Double(progress.bytesRead) / 1e6
+        var parts = ["ferry: \(name): \(progress.records.formatted(.number.grouping(.automatic))) records"]
+        if let total = progress.totalBytes, total > 0 {
+            let percent = min(100, Int(Double(progress.bytesRead) * 100 / Double(total)))
+            parts.append(String(format: "%.1f of %.1f MB (%d%%)", megabytes, Double(total) / 1e6, percent))
+        } else {
+            parts.append(String(format: "%.1f MB", megabytes))
+        }
+        guard elapsed > 0.05, progress.bytesRead > 0 else { return parts.joined(separator: ", ") }
+        let rate = Double(progress.bytesRead) / elapsed
+        parts.append(String(format: "%.1f MB/s", rate / 1e6))
+        if let total = progress.totalBytes, total > progress.bytesRead {
+            parts.append("about \(duration(Double(total - progress.bytesRead) / rate)) left")
+        }
+        return parts.joined(separator: ", ")
+    }
+
+    private static func duration(_ seconds: Double) -> String {
+        let whole = Int(seconds.rounded(.up))
+        return whole < 60 ? "\(whole) s" : String(format: "%d:%02d", whole / 60, whole % 60)
+    }
+}

@@ -1,0 +1,43 @@
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// Large conversions show their progress when stderr is a terminal, and only then: logs and
+/// pipes get the summary alone.
+@Suite struct ProgressTests {
+    let directory = TemporaryDirectory("ferry-progress")
+
+    /// 9,000 brew logs: more than two progress steps (one per 4,096 records).
+    func input() throws -> String {
+        var lines: [String] = []
+        for number in 0..<9_000 {
+            lines.append(#"{"summary":{"id":"\#(String(format: "%08X-0000-4000-8000-000000000000", number))","method":"v60","rating":3,"recipeNameAtBrew":"R","timestamp":782639100},"doseGrams":15}"#)
+        }
+        return try directory.write(lines.joined(separator: "\n"), to: "logs.ndjson")
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script(1) for a terminal"))
+    func aTerminalSeesRecordsThroughputAndTheLineCleared() throws {
+        let input = try input()
+        let store = directory.url.appendingPathComponent("tty.ferry").path
+        let transcript = directory.url.appendingPathComponent("transcript").path
+        // script(1) runs ferry on a pseudo-terminal, as a user's shell would.
+        let command = "\(CommandRunner.ferry) convert \(input) --from brewguide --to \(store)"
+        let result = try CommandRunner.run("/usr/bin/script", ["-qfec", command, transcript], environment: ["TERM": "xterm", "PATH": "/usr/bin:/bin"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let screen = try String(contentsOfFile: transcript, encoding: .utf8)
+        // Redraws are at most five a second, so which counts appear depends on speed: the first
+        // line always does, and the line is cleared before the summary.
+        #expect(screen.contains("\r\u{1B}[Kferry: logs.ndjson: 0 records, 0.0 of "), "\(screen.prefix(600))")
+        #expect(screen.contains("\r\u{1B}[Kferry: \(input): brewguide DTO JSON, 9000 records"), "\(screen.suffix(600))")
+    }
+
+    @Test func aPipeGetsNoProgressLines() throws {
+        let input = try input()
+        let result = try CommandRunner.ferry(["convert", input, "--from", "brewguide", "--to", directory.url.appendingPathComponent("pipe.ferry").path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains("\u{1B}["), "no terminal control codes in a pipe")
+        #expect(!result.stderr.contains("MB/s"))
+        #expect(result.stderr.contains("brewguide DTO JSON, 9000 records"))
+    }
+}
