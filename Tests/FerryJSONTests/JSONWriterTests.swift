@@ -25,6 +25,25 @@ import Testing
         #expect(JSONWriter.string("a\"b\\c\n\t\u{01}é😀/") == #""a\"b\\c\n\t\u0001é😀/""#)
     }
 
+    @Test func escapesAtEitherEndAndEveryControlByte() throws {
+        #expect(JSONWriter.string("") == #""""#)
+        #expect(JSONWriter.string("\"") == #""\"""#)
+        #expect(JSONWriter.string("\n\u{1F}x\\") == #""\n\u001fx\\""#)
+        for byte in 0..<0x20 {
+            let text = "a" + String(UnicodeScalar(UInt8(byte))) + "b"
+            let written = JSONWriter.string(.string(text))
+            #expect(!written.utf8.contains { $0 < 0x20 }, "control byte \(byte) is escaped")
+            #expect(try JSONReader().read(Array(written.utf8)).string == text)
+        }
+    }
+
+    @Test func keysInOrderOrNotGiveTheSameText() {
+        let ordered = JSONValue.object(JSONObject([("a", 2), ("ab", 1), ("b", 3)]))
+        let shuffled = JSONValue.object(JSONObject([("ab", 1), ("b", 3), ("a", 2)]))
+        #expect(JSONWriter.string(ordered) == #"{"a":2,"ab":1,"b":3}"#)
+        #expect(JSONWriter.string(shuffled) == JSONWriter.string(ordered))
+    }
+
     @Test func doublesUseTheShortestRoundTripText() throws {
         #expect(JSONWriter.string(.double(0.1)) == "0.1")
         #expect(JSONWriter.string(.double(526927588.940283)) == "526927588.940283")
