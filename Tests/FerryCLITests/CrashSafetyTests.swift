@@ -100,7 +100,8 @@ import Testing
         return try CommandRunner.run("/bin/bash", ["-c", "ulimit -f \(kilobytes) && exec '\(CommandRunner.ferry)' \(quoted)"])
     }
 
-    @Test func aFullDiskGivesACleanErrorAndNoPartialFiles() throws {
+    @Test(.disabled(if: Sanitizers.thread, "ThreadSanitizer's runtime itself faults under ulimit -f"))
+    func aFullDiskGivesACleanErrorAndNoPartialFiles() throws {
         let (old, new, bundle) = try fixtures()
         let before = try TableContents(path: old)
         let outputs = path("outputs")
