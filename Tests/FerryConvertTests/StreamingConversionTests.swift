@@ -108,3 +108,52 @@ import Testing
         #expect(updates.all.last?.bytesRead == text.utf8.count && updates.all.last?.totalBytes == text.utf8.count)
     }
 }
+
+/// Past a number of ids held in memory, claimed ids move to a table of the store's transaction:
+/// duplicates are told the same, with where the first was seen, and memory stays flat.
+@Suite struct ClaimLedgerTests {
+    let directory = TemporaryDirectory("ferry-claims")
+
+    func logs(duplicating pairs: [Int: Int], count: Int = 30) throws -> String {
+        var lines: [String] = []
+        for number in 1...count {
+            let id = String(format: "%08X-0000-4000-8000-000000000000", pairs[number] ?? number)
+            lines.append(#"{"summary":{"id":"\#(id)","method":"v60","rating":3,"recipeNameAtBrew":"R","timestamp":782639100}}"#)
+        }
+        return try directory.write(lines.joined(separator: "\n"), to: "logs-\(pairs.keys.sorted()).ndjson")
+    }
+
+    func failure(_ input: String, held: Int) -> String {
+        var options = ConversionOptions(batchSize: 7)
+        options.claimsInMemory = held
+        do {
+            _ = try ConversionJob(inputs: [input], store: directory.url.appendingPathComponent("s-\(held).ferry").path, options: options).run()
+            return "no error"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test(arguments: [[25: 2], [28: 26], [30: 29]])
+    func duplicatesAreToldTheSameWhereverTheFirstIsKept(pairs: [Int: Int]) throws {
+        let input = try logs(duplicating: pairs)
+        let inMemory = failure(input, held: 1 << 18)
+        #expect(inMemory.contains("duplicate id") && inMemory.contains("first seen at record \(pairs.values.first!)"), "\(inMemory)")
+        #expect(failure(input, held: 4) == inMemory)
+        #expect(failure(input, held: 1) == inMemory)
+    }
+
+    @Test func keepGoingRejectsOnlyTheDuplicateAndTheStoreHasTheRest() throws {
+        let input = try logs(duplicating: [25: 2, 27: 11])
+        var options = ConversionOptions(keepGoing: true, batchSize: 7)
+        options.claimsInMemory = 3
+        let store = directory.url.appendingPathComponent("keep-going.ferry").path
+        let report = try ConversionJob(inputs: [input], store: store, options: options).run()
+        #expect(report.rejected.map(\.record) == [25, 27])
+        #expect(report.counts["log"] == 28)
+        let queue = try DatabaseQueue(path: store)
+        #expect(try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM log") } == 28)
+        #expect(try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM temp.sqlite_master WHERE name = 'ferry_claim'") } == 0)
+        try queue.close()
+    }
+}

@@ -18,6 +18,11 @@ public final class ConversionContext: @unchecked Sendable {
     /// Ids seen per table, to refuse duplicates with the record that had them first: 16-byte
     /// keys for UUIDs (a million ids fit in tens of megabytes), text for anything else.
     private var seen: [String: [UUIDKey: SeenAt]] = [:]
+    /// Where claimed UUIDs go past `claimsInMemory` of them; without one, all stay in memory.
+    public var ledger: ClaimLedger?
+    public var claimsInMemory = 1 << 18
+    private var claimsHeld = 0
+    private var spilled = false
     private var seenText: [String: [String: SeenAt]] = [:]
     private var seenFiles: [String: UInt32] = [:]
     private var seenFileNames: [String] = []
@@ -48,10 +53,18 @@ public final class ConversionContext: @unchecked Sendable {
             seenFileNames.append(location.file)
         }
         let here = SeenAt(file: fileIndex, record: UInt32(clamping: location.record ?? 0))
-        let first: SeenAt?
+        var first: SeenAt?
         if let key = UUIDKey(id) {
             first = seen[table, default: [:]].updateValue(here, forKey: key)
-            if let first { seen[table]![key] = first }
+            if let first {
+                seen[table]![key] = first
+            } else if let ledger, spilled, let prior = try ledger.firstClaim(table: table, high: key.high, low: key.low) {
+                seen[table]![key] = nil
+                first = SeenAt(file: prior.file, record: prior.record)
+            } else {
+                claimsHeld += 1
+                if claimsHeld >= claimsInMemory, let ledger { try spill(to: ledger) }
+            }
         } else {
             first = seenText[table, default: [:]].updateValue(here, forKey: id)
             if let first { seenText[table]![id] = first }
@@ -65,6 +78,22 @@ public final class ConversionContext: @unchecked Sendable {
     }
 
     /// Hands the batch to the sink once it holds `flushThreshold` records.
+    /// Moves the claimed UUIDs held in memory to the ledger, so that memory stays flat however
+    /// many records come.
+    private func spill(to ledger: ClaimLedger) throws {
+        var claims: [ClaimedID] = []
+        claims.reserveCapacity(claimsHeld)
+        for (table, keys) in seen {
+            for (key, at) in keys {
+                claims.append(ClaimedID(table: table, high: key.high, low: key.low, file: at.file, record: at.record))
+            }
+        }
+        try ledger.keep(claims)
+        seen.removeAll()
+        claimsHeld = 0
+        spilled = true
+    }
+
     public func flushIfNeeded() throws {
         guard let sink, batch.recordCount >= flushThreshold else { return }
         flushedRecords += batch.recordCount

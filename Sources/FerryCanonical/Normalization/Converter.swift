@@ -14,6 +14,8 @@ public struct ConversionOptions: Sendable {
     public var batchSize: Int
     /// Told now and then how far a streamed input has been read.
     public var progress: (@Sendable (ConversionProgress) -> Void)?
+    /// Claimed ids held in memory before they move to the store's ledger (about 12 MB).
+    public var claimsInMemory = 1 << 18
 
     public init(from: LegacyApp? = nil, model: String? = nil, keepGoing: Bool = false, epoch: LegacyDateDecoder.Epoch = .automatic,
                 batchSize: Int = 20_000, progress: (@Sendable (ConversionProgress) -> Void)? = nil) {
@@ -49,6 +51,8 @@ public struct Converter {
         context.sink = sink
         context.flushThreshold = options.batchSize
         context.progress = options.progress
+        context.ledger = sink as? ClaimLedger
+        context.claimsInMemory = options.claimsInMemory
         let files = try InputScanner(from: options.from).scan(inputs)
         var roots: [(RootsFileKind, String)] = []
         for (path, kind, named) in files {

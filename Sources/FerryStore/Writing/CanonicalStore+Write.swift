@@ -38,7 +38,13 @@ extension CanonicalStore {
                 for index in deferred { try db.execute(sql: "DROP INDEX \(index["name"] as String)") }
                 try body(session)
                 try session.settlePending()
-                for index in deferred { try db.execute(sql: index["sql"] as String) }
+                try session.finishClaims()
+                if !deferred.isEmpty {
+                    // An index is built by a sort that may use as much memory as the page cache, on
+                    // top of it: the bulk load's large cache is given back first.
+                    try db.execute(sql: "PRAGMA cache_size = -8192")
+                    for index in deferred { try db.execute(sql: index["sql"] as String) }
+                }
                 if let run {
                     try session.writer.writeRun(version: run.version, inputs: run.inputs, db: db)
                 }
