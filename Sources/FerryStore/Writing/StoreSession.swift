@@ -13,9 +13,9 @@ public final class StoreSession: BatchSink {
     let report: ReportBuilder?
     let keepGoing: Bool
     private var parked = false
-    private var parking = UpsertStatements()
-    private var claiming = false
-    private var claimStatements = UpsertStatements()
+    var parking = UpsertStatements()
+    var claiming = false
+    var claimStatements = UpsertStatements()
     private static let pendingLink = UpsertShape("temp.ferry_pending_link", ["tbl", "id", "field", "target", "target_table"], conflict: nil)
     /// Lookups of records outside the batch, kept until the next write changes the store.
     private var snapshotCache: [String: LogSnapshot?] = [:]
@@ -122,101 +122,6 @@ public final class StoreSession: BatchSink {
         parking = UpsertStatements()
         try db.execute(sql: "DROP TABLE temp.ferry_pending_link")
         parked = false
-    }
-}
-
-extension StoreSession {
-    private static let linkFields = [("log", "recipe_id", "recipe"), ("log", "project_id", "project"),
-                                     ("project", "recipe_id", "recipe"), ("project", "parent_id", "project")]
-
-    /// Links written empty because their record had not come yet, whose record came: set, and
-    /// their ids taken out of `extras.danglingReferences` again. Chunk by chunk, in bounded memory.
-    private func restoreLateLinks() throws {
-        var after: Int64 = 0
-        while true {
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT p.rowid, p.tbl, p.id, p.field, p.target FROM temp.ferry_pending_link p
-                WHERE p.rowid > ? AND p.field != 'snapshot'
-                  AND ((p.target_table = 'recipe' AND EXISTS (SELECT 1 FROM recipe WHERE id = p.target))
-                    OR (p.target_table = 'project' AND EXISTS (SELECT 1 FROM project WHERE id = p.target)))
-                ORDER BY p.rowid LIMIT 10000
-                """, arguments: [after])
-            guard let last = rows.last else { return }
-            after = last[0]
-            for row in rows {
-                let table: String = row[1], id: String = row[2], field: String = row[3], target: String = row[4]
-                guard Self.linkFields.contains(where: { $0.0 == table && $0.1 == field }),
-                      let text = try String.fetchOne(db, sql: "SELECT extras FROM \(table) WHERE id = ?", arguments: [id])
-                else { continue }
-                var extras = (try? JSONReader().read(Array(text.utf8)).object) ?? JSONObject()
-                SnapshotLinker.forgetDangling(&extras, field)
-                try db.execute(sql: "UPDATE \(table) SET \(field) = ?, extras = ? WHERE id = ?",
-                               arguments: [target, BatchWriter.json(extras), id])
-            }
-        }
-    }
-
-    /// Reports the links whose record never came: the first of them listed, the rest counted.
-    private func reportDanglingLinks() throws {
-        guard let report else { return }
-        for (table, field, target) in Self.linkFields {
-            let dangling = """
-                FROM temp.ferry_pending_link p JOIN \(table) t ON t.id = p.id
-                WHERE p.tbl = '\(table)' AND p.field = '\(field)' AND NOT EXISTS (SELECT 1 FROM \(target) WHERE id = p.target)
-                """
-            var listed = 0
-            let rows = try Row.fetchCursor(db, sql: "SELECT t.source_file, t.source_entity, t.source_key, p.target \(dangling) ORDER BY p.rowid LIMIT \(ReportBuilder.listLimit)")
-            while let row = try rows.next() {
-                report.dangling(file: row[0], record: "\(row[1] as String) \(row[2] as String? ?? "")", field: field, value: row[3],
-                                action: SnapshotLinker.danglingAction)
-                listed += 1
-            }
-            guard listed == ReportBuilder.listLimit else { continue }
-            let total = try Int.fetchOne(db, sql: "SELECT count(*) \(dangling)") ?? 0
-            report.omitted("danglingReferences", total - listed)
-        }
-    }
-}
-
-/// Claimed ids past what the conversion holds in memory, in a temporary table of this
-/// transaction: it goes with the transaction, whatever its end.
-extension StoreSession: ClaimLedger {
-    private static let claim = UpsertShape("temp.ferry_claim", ["tbl", "high", "low", "file", "record"], conflict: nil)
-
-    public func keep(_ claims: [ClaimedID]) throws {
-        if !claiming {
-            try db.execute(sql: """
-                CREATE TEMP TABLE IF NOT EXISTS ferry_claim (tbl TEXT NOT NULL, high INTEGER NOT NULL, low INTEGER NOT NULL,
-                  file INTEGER NOT NULL, record INTEGER NOT NULL, PRIMARY KEY (tbl, high, low)) WITHOUT ROWID;
-                DELETE FROM temp.ferry_claim;
-                """)
-            claiming = true
-        }
-        // In key order the b-tree is appended to rather than split at random places.
-        for claim in claims.sorted(by: { ($0.table, $0.high, $0.low) < ($1.table, $1.high, $1.low) }) {
-            _ = try claimStatements.run(Self.claim, db: db) { row in
-                row.add("tbl", claim.table)
-                row.add("high", Int64(bitPattern: claim.high))
-                row.add("low", Int64(bitPattern: claim.low))
-                row.add("file", Int64(claim.file))
-                row.add("record", Int64(claim.record))
-            }
-        }
-    }
-
-    public func firstClaim(table: String, high: UInt64, low: UInt64) throws -> (file: UInt32, record: UInt32)? {
-        guard claiming else { return nil }
-        let statement = try db.cachedStatement(sql: "SELECT file, record FROM temp.ferry_claim WHERE tbl = ? AND high = ? AND low = ?")
-        guard let row = try Row.fetchOne(statement, arguments: [table, Int64(bitPattern: high), Int64(bitPattern: low)]) else { return nil }
-        return (UInt32(truncatingIfNeeded: row[0] as Int64), UInt32(truncatingIfNeeded: row[1] as Int64))
-    }
-
-    /// Drops the ledger at the end of the session.
-    func finishClaims() throws {
-        guard claiming else { return }
-        claimStatements = UpsertStatements()
-        try db.execute(sql: "DROP TABLE temp.ferry_claim")
-        claiming = false
     }
 }
 

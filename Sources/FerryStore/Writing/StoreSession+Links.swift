@@ -1,0 +1,64 @@
+import FerryCanonical
+import FerryJSON
+import Foundation
+import GRDB
+
+/// Links to records not seen yet, settled at the end of a session.
+extension StoreSession {
+    private static let linkFields = [("log", "recipe_id", "recipe"), ("log", "project_id", "project"),
+                                     ("project", "recipe_id", "recipe"), ("project", "parent_id", "project")]
+
+    /// Links written empty because their record had not come yet, whose record came: set, and
+    /// their ids taken out of `extras.danglingReferences` again. Chunk by chunk, in bounded memory.
+    func restoreLateLinks() throws {
+        var after: Int64 = 0
+        while true {
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT p.rowid, p.tbl, p.id, p.field, p.target FROM temp.ferry_pending_link p
+                WHERE p.rowid > ? AND p.field != 'snapshot'
+                  AND ((p.target_table = 'recipe' AND EXISTS (SELECT 1 FROM recipe WHERE id = p.target))
+                    OR (p.target_table = 'project' AND EXISTS (SELECT 1 FROM project WHERE id = p.target)))
+                ORDER BY p.rowid LIMIT 10000
+                """, arguments: [after])
+            guard let last = rows.last else { return }
+            after = last[0]
+            for row in rows {
+                let table: String = row[1], id: String = row[2], field: String = row[3], target: String = row[4]
+                guard Self.linkFields.contains(where: { $0.0 == table && $0.1 == field }),
+                      let text = try String.fetchOne(db, sql: "SELECT extras FROM \(table) WHERE id = ?", arguments: [id])
+                else { continue }
+                guard var extras = try? JSONReader().read(Array(text.utf8)).object else {
+                    // Text SQLite holds as JSON but Ferry's reader refuses (deeper than it reads,
+                    // say) is changed by SQLite alone, never replaced.
+                    try db.execute(sql: "UPDATE \(table) SET \(field) = ?, extras = json_remove(extras, '$.danglingReferences.\(field)') WHERE id = ?",
+                                   arguments: [target, id])
+                    continue
+                }
+                SnapshotLinker.forgetDangling(&extras, field)
+                try db.execute(sql: "UPDATE \(table) SET \(field) = ?, extras = ? WHERE id = ?",
+                               arguments: [target, BatchWriter.json(extras), id])
+            }
+        }
+    }
+
+    /// Reports the links whose record never came: the first of them listed, the rest counted.
+    func reportDanglingLinks() throws {
+        guard let report else { return }
+        for (table, field, target) in Self.linkFields {
+            let dangling = """
+                FROM temp.ferry_pending_link p JOIN \(table) t ON t.id = p.id
+                WHERE p.tbl = '\(table)' AND p.field = '\(field)' AND NOT EXISTS (SELECT 1 FROM \(target) WHERE id = p.target)
+                """
+            var listed = 0
+            let rows = try Row.fetchCursor(db, sql: "SELECT t.source_file, t.source_entity, t.source_key, p.target \(dangling) ORDER BY p.rowid LIMIT \(ReportBuilder.listLimit)")
+            while let row = try rows.next() {
+                report.dangling(file: row[0], record: "\(row[1] as String) \(row[2] as String? ?? "")", field: field, value: row[3],
+                                action: SnapshotLinker.danglingAction)
+                listed += 1
+            }
+            guard listed == ReportBuilder.listLimit else { continue }
+            let total = try Int.fetchOne(db, sql: "SELECT count(*) \(dangling)") ?? 0
+            report.omitted("danglingReferences", total - listed)
+        }
+    }
+}
