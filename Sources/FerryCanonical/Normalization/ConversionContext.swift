@@ -18,14 +18,14 @@ public final class ConversionContext: @unchecked Sendable {
     /// Ids seen per table, to refuse duplicates with the record that had them first: 16-byte
     /// keys for UUIDs (a million ids fit in tens of megabytes), text for anything else.
     private var seen: [String: [UUIDKey: SeenAt]] = [:]
+    private var seenText: [String: [String: SeenAt]] = [:]
+    private var seenFiles: [String: UInt32] = [:]
+    private var seenFileNames: [String] = []
     /// Where claimed UUIDs go past `claimsInMemory` of them; without one, all stay in memory.
     public var ledger: ClaimLedger?
     public var claimsInMemory = 1 << 18
     private var claimsHeld = 0
     private var spilled = false
-    private var seenText: [String: [String: SeenAt]] = [:]
-    private var seenFiles: [String: UInt32] = [:]
-    private var seenFileNames: [String] = []
 
     public init(dates: LegacyDateDecoder = LegacyDateDecoder(), report: ReportBuilder, keepGoing: Bool) {
         self.dates = dates
@@ -77,7 +77,6 @@ public final class ConversionContext: @unchecked Sendable {
         }
     }
 
-    /// Hands the batch to the sink once it holds `flushThreshold` records.
     /// Moves the claimed UUIDs held in memory to the ledger, so that memory stays flat however
     /// many records come.
     private func spill(to ledger: ClaimLedger) throws {
@@ -94,6 +93,7 @@ public final class ConversionContext: @unchecked Sendable {
         spilled = true
     }
 
+    /// Hands the batch to the sink once it holds `flushThreshold` records.
     public func flushIfNeeded() throws {
         guard let sink, batch.recordCount >= flushThreshold else { return }
         flushedRecords += batch.recordCount

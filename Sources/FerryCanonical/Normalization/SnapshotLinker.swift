@@ -53,11 +53,10 @@ public struct SnapshotLinker {
         // links never resolve, and emptying them now spares rewriting every row at the end.
         func unresolved(_ table: String, _ id: String, _ field: String, _ target: String, _ targetTable: String,
                         _ extras: inout JSONObject, _ source: SourceRef) {
+            Self.keepDangling(&extras, field, target)
             if provisional {
                 pending.append(PendingLink(table: table, id: id, field: field, target: target, targetTable: targetTable))
-                Self.keepDangling(&extras, field, target)
             } else {
-                Self.keepDangling(&extras, field, target)
                 context.report.dangling(file: source.file, record: "\(source.entity) \(source.key ?? "")", field: field, value: target,
                                         action: Self.danglingAction)
             }
