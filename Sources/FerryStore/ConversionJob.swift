@@ -57,7 +57,7 @@ public struct ConversionJob {
             report.backup(try backup.backUp(store))
             let target = try CanonicalStore(path: store)
             report.counts(try convert(into: target, report: report, run: run))
-            let problems = try target.check()
+            let problems = try target.check(thorough: false)
             try target.close()
             guard problems.isEmpty else { throw StoreError(.integrity(problems), path: store) }
         } else {
@@ -67,9 +67,17 @@ public struct ConversionJob {
     }
 
     /// Reads, normalizes, links and writes every input in one transaction of `target`, batch by batch.
+    /// Without `keepGoing` the inputs are read on a thread of their own while this one writes
+    /// (``BatchPipeline``). With it, both sides may reject records, and on one thread the
+    /// rejections come in the input's order.
     private func convert(into target: CanonicalStore, report: ReportBuilder, run: (version: String, inputs: JSONValue)) throws -> [String: Int] {
-        try target.session(report: report, keepGoing: options.keepGoing, run: run) { session in
-            let context = try Converter(options: options).convert(inputs, report: report, sink: session)
+        let (options, inputs, ledger) = (options, inputs, ClaimFile())
+        return try target.session(report: report, keepGoing: options.keepGoing, run: run) { session in
+            let context = options.keepGoing
+                ? try Converter(options: options).convert(inputs, report: report, sink: session, ledger: ledger)
+                : try BatchPipeline.run(into: session) { sink in
+                    try Converter(options: options).convert(inputs, report: report, sink: sink, ledger: ledger)
+                }
             try session.finish(context)
         }
     }
@@ -91,7 +99,7 @@ public struct ConversionJob {
             throw StoreError(.cannotCreate("in \(folder): \(error.message)"), path: store)
         }
         report.counts(try convert(into: target, report: report, run: run))
-        let problems = try target.check()
+        let problems = try target.check(thorough: false)
         try target.close()
         guard problems.isEmpty else { throw StoreError(.integrity(problems), path: store) }
         try FileSync.flush(temporary)

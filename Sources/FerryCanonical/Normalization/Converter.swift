@@ -14,11 +14,11 @@ public struct ConversionOptions: Sendable {
     public var batchSize: Int
     /// Told now and then how far a streamed input has been read.
     public var progress: (@Sendable (ConversionProgress) -> Void)?
-    /// Claimed ids held in memory before they move to the store's ledger (about 12 MB).
+    /// Claimed ids held in memory before they move to the ledger (about 12 MB).
     public var claimsInMemory = 1 << 18
 
     public init(from: LegacyApp? = nil, model: String? = nil, keepGoing: Bool = false, epoch: LegacyDateDecoder.Epoch = .automatic,
-                batchSize: Int = 20_000, progress: (@Sendable (ConversionProgress) -> Void)? = nil) {
+                batchSize: Int = 5_000, progress: (@Sendable (ConversionProgress) -> Void)? = nil) {
         self.from = from
         self.model = model
         self.keepGoing = keepGoing
@@ -45,13 +45,15 @@ public struct Converter {
 
     /// - Throws: ``ConversionError`` for unreadable inputs and, without `keepGoing`, for the
     ///   first bad record; `LegacyReadError` for unreadable stores.
-    /// - Parameter sink: takes batches as large inputs fill them; without one the whole batch is kept.
-    public func convert(_ inputs: [String], report: ReportBuilder, sink: BatchSink? = nil) throws -> ConversionContext {
+    /// - Parameters:
+    ///   - sink: takes batches as large inputs fill them; without one the whole batch is kept.
+    ///   - ledger: keeps claimed ids past ``ConversionOptions/claimsInMemory``; without one all stay in memory.
+    public func convert(_ inputs: [String], report: ReportBuilder, sink: BatchSink? = nil, ledger: ClaimLedger? = nil) throws -> ConversionContext {
         let context = ConversionContext(dates: LegacyDateDecoder(epoch: options.epoch), report: report, keepGoing: options.keepGoing)
         context.sink = sink
         context.flushThreshold = options.batchSize
         context.progress = options.progress
-        context.ledger = sink as? ClaimLedger
+        context.ledger = ledger
         context.claimsInMemory = options.claimsInMemory
         let files = try InputScanner(from: options.from).scan(inputs)
         var roots: [(RootsFileKind, String)] = []

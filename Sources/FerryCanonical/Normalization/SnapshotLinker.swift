@@ -42,9 +42,15 @@ public struct SnapshotLinker {
     /// source is not found yet are returned too: the caller settles them at the end.
     @discardableResult
     public func link(_ context: ConversionContext, existing: ExistingRecords, provisional: Bool = false) -> [PendingLink] {
+        link(&context.batch, report: context.report, existing: existing, provisional: provisional)
+    }
+
+    /// Links `batch` as ``link(_:existing:provisional:)`` does, for a batch taken out of its conversion.
+    @discardableResult
+    public func link(_ batch: inout CanonicalBatch, report: ReportBuilder, existing: ExistingRecords, provisional: Bool = false) -> [PendingLink] {
         var pending: [PendingLink] = []
-        let recipes = Dictionary(context.batch.recipes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        let projects = Dictionary(context.batch.projects.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let recipes = Dictionary(batch.recipes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let projects = Dictionary(batch.projects.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let hasRecipe = { (id: String) in recipes[id] != nil || existing.recipeExists(id) }
         let hasProject = { (id: String) in projects[id] != nil || existing.projectExists(id) }
 
@@ -57,13 +63,13 @@ public struct SnapshotLinker {
             if provisional {
                 pending.append(PendingLink(table: table, id: id, field: field, target: target, targetTable: targetTable))
             } else {
-                context.report.dangling(file: source.file, record: "\(source.entity) \(source.key ?? "")", field: field, value: target,
+                report.dangling(file: source.file, record: "\(source.entity) \(source.key ?? "")", field: field, value: target,
                                         action: Self.danglingAction)
             }
         }
 
-        for index in context.batch.projects.indices {
-            var project = context.batch.projects[index]
+        for index in batch.projects.indices {
+            var project = batch.projects[index]
             if let parent = project.parentID, !hasProject(parent) {
                 unresolved("project", project.id, "parent_id", parent, "project", &project.extras, project.source)
                 project.parentID = nil
@@ -72,7 +78,7 @@ public struct SnapshotLinker {
                 unresolved("project", project.id, "recipe_id", recipe, "recipe", &project.extras, project.source)
                 project.recipeID = nil
             }
-            context.batch.projects[index] = project
+            batch.projects[index] = project
         }
         // Logs are many: each is changed where it lies in the batch, not copied out and back.
         func linkLog(_ log: inout Log) {
@@ -89,7 +95,7 @@ public struct SnapshotLinker {
                     ? recipes[sourceID].map(Self.snapshot(of:)) ?? existing.recipeSnapshot(sourceID)
                     : projects[sourceID].map(Self.snapshot(of:)) ?? existing.projectSnapshot(sourceID)
                 if let current {
-                    Self.reconstruct(&snapshot, log: log.id, from: current, report: context.report)
+                    Self.reconstruct(&snapshot, log: log.id, from: current, report: report)
                 } else if provisional {
                     pending.append(PendingLink(table: "log", id: log.id, field: "snapshot", target: sourceID, targetTable: snapshot.sourceType))
                 }
@@ -97,8 +103,8 @@ public struct SnapshotLinker {
                 log.snapshot = snapshot
             }
         }
-        for index in context.batch.logs.indices {
-            linkLog(&context.batch.logs[index])
+        for index in batch.logs.indices {
+            linkLog(&batch.logs[index])
         }
         return pending
     }

@@ -38,7 +38,6 @@ extension CanonicalStore {
                 for index in deferred { try db.execute(sql: "DROP INDEX \(index["name"] as String)") }
                 try body(session)
                 try session.settlePending()
-                try session.finishClaims()
                 if !deferred.isEmpty {
                     // An index is built by a sort that may use as much memory as the page cache, on
                     // top of it: the bulk load's large cache is given back first.

@@ -14,8 +14,6 @@ public final class StoreSession: BatchSink {
     let keepGoing: Bool
     private var parked = false
     var parking = UpsertStatements()
-    var claiming = false
-    var claimStatements = UpsertStatements()
     private static let pendingLink = UpsertShape("temp.ferry_pending_link", ["tbl", "id", "field", "target", "target_table"], conflict: nil)
     /// Lookups of records outside the batch, kept until the next write changes the store.
     private var snapshotCache: [String: LogSnapshot?] = [:]
@@ -59,10 +57,18 @@ public final class StoreSession: BatchSink {
     /// Links and writes what the conversion holds so far, parks links to records not seen yet,
     /// and empties the batch.
     public func flush(_ context: ConversionContext) throws {
-        let pending = SnapshotLinker().link(context, existing: self, provisional: true)
-        try write(context.batch)
-        try park(pending)
+        let batch = context.batch
         context.batch = CanonicalBatch()
+        try flush(batch, report: context.report)
+    }
+
+    /// Links and writes a batch taken out of a conversion that goes on; parks its links to
+    /// records not seen yet.
+    func flush(_ batch: consuming CanonicalBatch, report: ReportBuilder) throws {
+        var batch = batch
+        let pending = SnapshotLinker().link(&batch, report: report, existing: self, provisional: true)
+        try write(batch)
+        try park(pending)
         snapshotCache.removeAll(keepingCapacity: true)
         existsCache.removeAll(keepingCapacity: true)
     }
