@@ -63,4 +63,32 @@ import Testing
         #expect(try strict.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM log") } == 0, "all or nothing")
         try strict.close()
     }
+
+    /// A log the store refuses leaves no parked link behind: past the listed ones, the dangling
+    /// links counted are those of stored logs only.
+    @Test func aRefusedLogLeavesNoDanglingLinkToCount() throws {
+        let path = directory.url.appendingPathComponent("refused-link.ferry").path
+        let store = try CanonicalStore(path: path)
+        let report = ReportBuilder(store: path, dryRun: false)
+        let context = ConversionContext(report: report, keepGoing: true)
+        var logs: [Log] = (1...ReportBuilder.listLimit + 1).map { number in
+            var kept = log(String(format: "%08X-1111-4222-8333-444444444444", number), title: "kept")
+            kept.recipeID = String(format: "%08X-2222-4222-8333-444444444444", number)
+            return kept
+        }
+        var refused = log("not-a-uuid", title: "refused")
+        refused.recipeID = "D3D3D3D3-1111-4222-8333-444444444444"
+        logs.insert(refused, at: 3)
+        _ = try store.session(report: report, keepGoing: true) { session in
+            context.batch.logs = logs
+            try session.flush(context)
+            try session.finish(context)
+        }
+        let result = report.finish()
+        #expect(result.rejected.map(\.key) == ["not-a-uuid"])
+        #expect(result.danglingReferences.count == ReportBuilder.listLimit)
+        #expect(!result.danglingReferences.contains { $0.value.hasPrefix("D3D3D3D3") })
+        #expect(result.omitted["danglingReferences"] == 1, "\(result.omitted)")
+        try store.close()
+    }
 }

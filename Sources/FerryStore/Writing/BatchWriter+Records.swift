@@ -142,7 +142,7 @@ extension BatchWriter {
     }
 
     mutating func write(_ log: Log, db: Database) throws {
-        try upsert(RowShapes.log, db: db) { row in
+        try upsert(fresh ? RowShapes.newLog : RowShapes.log, db: db) { row in
             row.add("id", log.id)
             row.add("source_app", log.source.app.rawValue)
             row.add("source_entity", log.source.entity)
@@ -166,7 +166,7 @@ extension BatchWriter {
             try delete(table, where: "log_id", log.id, db: db)
         }
         if let snapshot = log.snapshot {
-            try upsert(RowShapes.logSnapshot, db: db) { row in
+            try upsert(fresh ? RowShapes.newLogSnapshot : RowShapes.logSnapshot, db: db) { row in
                 row.add("log_id", log.id)
                 row.add("source_type", snapshot.sourceType)
                 row.add("source_id", snapshot.sourceID)

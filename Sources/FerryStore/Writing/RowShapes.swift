@@ -31,6 +31,11 @@ enum RowShapes {
     static let logSnapshot = UpsertShape("log_snapshot", [
         "log_id", "source_type", "source_id", "title", "method", "kind", "parameters", "is_reconstructed", "reconstructed_fields",
     ], conflict: ["log_id"])
+    /// Logs and their snapshots into a store that was empty: their ids were claimed by the
+    /// conversion (a duplicate was refused before it came here), so a plain INSERT does, which
+    /// spares SQLite the statement journal an upsert opens for every row.
+    static let newLog = UpsertShape(log.table, log.columns, conflict: nil)
+    static let newLogSnapshot = UpsertShape(logSnapshot.table, logSnapshot.columns, conflict: nil)
 
     /// Material lines, attachments and reference links belong to one of several owners; one
     /// shape per owner column.

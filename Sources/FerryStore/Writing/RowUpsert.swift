@@ -33,6 +33,9 @@ final class UpsertShape: Sendable {
 /// conversion writes millions of rows, and GRDB's `StatementArguments` boxes every value in an
 /// existential first (a fifth of the conversion's time when measured). Each value names its
 /// column, and debug builds check the name against the shape, so the order cannot drift.
+///
+/// Text is gathered into one buffer that outlives the statement's step and bound from there
+/// (`SQLITE_STATIC`), so that SQLite does not allocate and copy every value again.
 struct RowBinder {
     private let statement: SQLiteStatement
     private let shape: UpsertShape
@@ -40,10 +43,15 @@ struct RowBinder {
     private(set) var failure: Int32 = SQLITE_OK
     /// The key of a shared-table row.
     private(set) var key: String?
+    /// The row's text, one after another, and where each value's bytes are.
+    fileprivate var text: [UInt8]
+    fileprivate var spans: [(index: Int32, start: Int, count: Int)]
 
-    init(statement: SQLiteStatement, shape: UpsertShape) {
+    fileprivate init(statement: SQLiteStatement, shape: UpsertShape, text: [UInt8], spans: [(index: Int32, start: Int, count: Int)]) {
         self.statement = statement
         self.shape = shape
+        self.text = text
+        self.spans = spans
     }
 
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
@@ -62,13 +70,22 @@ struct RowBinder {
         next(column)
         guard var value else { return check(sqlite3_bind_null(statement, index)) }
         if index == shape.sharedKeyIndex { key = value }
-        let code = value.withUTF8 { bytes -> Int32 in
-            guard let base = bytes.baseAddress, !bytes.isEmpty else { return sqlite3_bind_text(statement, index, "", 0, nil) }
-            return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                sqlite3_bind_text(statement, index, $0, Int32(bytes.count), Self.transient)
-            }
+        let start = text.count
+        value.withUTF8 { text.append(contentsOf: $0) }
+        spans.append((index, start, text.count - start))
+    }
+
+    /// Binds the gathered text; it must stay where it is until the statement has stepped.
+    fileprivate mutating func bindText(_ buffer: UnsafeBufferPointer<UInt8>) {
+        for span in spans {
+            // A zero-length value needs a pointer that is not NULL, or SQLite stores NULL.
+            let code = span.count == 0
+                ? sqlite3_bind_text(statement, span.index, "", 0, Self.transient)
+                : buffer.baseAddress!.advanced(by: span.start).withMemoryRebound(to: CChar.self, capacity: span.count) {
+                    sqlite3_bind_text(statement, span.index, $0, Int32(span.count), nil)
+                }
+            check(code)
         }
-        check(code)
     }
 
     mutating func add(_ column: String, _ value: Int64?) {
@@ -103,6 +120,8 @@ struct RowBinder {
 /// Prepared upsert statements by shape, for one connection.
 struct UpsertStatements {
     private var prepared: [ObjectIdentifier: Statement] = [:]
+    private var text: [UInt8] = []
+    private var spans: [(index: Int32, start: Int, count: Int)] = []
 
     /// Binds one row with `bind` and runs the upsert.
     /// - Returns: the row's key when the shape's table is shared, else nil.
@@ -114,16 +133,27 @@ struct UpsertStatements {
             prepared[ObjectIdentifier(shape)] = statement
         }
         let handle = statement.sqliteStatement
-        var row = RowBinder(statement: handle, shape: shape)
+        text.removeAll(keepingCapacity: true)
+        spans.removeAll(keepingCapacity: true)
+        var row = RowBinder(statement: handle, shape: shape, text: text, spans: spans)
+        text = []
+        spans = []
         bind(&row)
         assert(Int(row.index) == shape.columns.count, "\(shape.table): \(row.index) of \(shape.columns.count) values bound")
-        let code = row.failure == SQLITE_OK ? sqlite3_step(handle) : row.failure
+        let code = row.text.withUnsafeBufferPointer { buffer in
+            row.bindText(buffer)
+            let code = row.failure == SQLITE_OK ? sqlite3_step(handle) : row.failure
+            // Reset while the text is still there; the next row binds every column anew.
+            sqlite3_reset(handle)
+            return code
+        }
+        // The buffers go back for the next row, keeping what they have grown to.
+        swap(&text, &row.text)
+        swap(&spans, &row.spans)
         guard code == SQLITE_DONE else {
             let message = db.sqliteConnection.map { String(cString: sqlite3_errmsg($0)) }
-            sqlite3_reset(handle)
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: shape.sql)
         }
-        sqlite3_reset(handle)
         return row.key
     }
 }

@@ -33,6 +33,12 @@ public final class StoreSession: BatchSink {
 
     /// Writes a whole batch; it must already be linked.
     public func write(_ batch: CanonicalBatch) throws {
+        _ = try writeReturningRejected(batch)
+    }
+
+    /// Writes a whole batch; returns the ids of the projects and logs rejected (`keepGoing`).
+    private func writeReturningRejected(_ batch: CanonicalBatch) throws -> Set<String> {
+        var rejected: Set<String> = []
         for (sha256, data) in batch.attachmentContents.sorted(by: { $0.key < $1.key }) {
             try writer.insertContent(sha256: sha256, data: data, db: db)
         }
@@ -45,13 +51,18 @@ public final class StoreSession: BatchSink {
             }
         }
         for project in batch.projects {
-            if try writer.guarded(project.source, keepGoing: keepGoing, report: report, db: db, { try $0.write(project, db: db) }), writer.fresh {
-                writtenProjects.insert(project.id)
+            if try writer.guarded(project.source, keepGoing: keepGoing, report: report, db: db, { try $0.write(project, db: db) }) {
+                if writer.fresh { writtenProjects.insert(project.id) }
+            } else {
+                rejected.insert(project.id)
             }
         }
         for log in batch.logs {
-            try writer.guarded(log.source, keepGoing: keepGoing, report: report, db: db) { try $0.write(log, db: db) }
+            if try !writer.guarded(log.source, keepGoing: keepGoing, report: report, db: db, { try $0.write(log, db: db) }) {
+                rejected.insert(log.id)
+            }
         }
+        return rejected
     }
 
     /// Links and writes what the conversion holds so far, parks links to records not seen yet,
@@ -67,8 +78,10 @@ public final class StoreSession: BatchSink {
     func flush(_ batch: consuming CanonicalBatch, report: ReportBuilder) throws {
         var batch = batch
         let pending = SnapshotLinker().link(&batch, report: report, existing: self, provisional: true)
-        try write(batch)
-        try park(pending)
+        let rejected = try writeReturningRejected(batch)
+        // Only links of rows that are in the store are parked, so settling never looks a row up
+        // to know whether it is there.
+        try park(rejected.isEmpty ? pending : pending.filter { !rejected.contains($0.id) })
         snapshotCache.removeAll(keepingCapacity: true)
         existsCache.removeAll(keepingCapacity: true)
     }
