@@ -20,7 +20,8 @@ public final class CanonicalStore: @unchecked Sendable {
     /// - Throws: ``StoreError`` when the file is not a Ferry store or is newer than this Ferry.
     /// - Parameter bulk: for a new file that is flushed and renamed into place when complete (a
     ///   crash loses only the temporary file): no syncs while writing, the journal in memory, and
-    ///   a larger page cache, which random UUID keys need.
+    ///   a larger page cache, which random UUID keys need. 32 MB: at a million logs 64 MB was 4 s
+    ///   (6%) faster but peaked at 179 MB instead of 139 MB.
     public init(path: String, readOnly: Bool = false, bulk: Bool = false) throws {
         self.path = path
         var configuration = Configuration()
@@ -29,7 +30,7 @@ public final class CanonicalStore: @unchecked Sendable {
         configuration.busyMode = .timeout(2)
         if bulk {
             configuration.prepareDatabase { db in
-                try db.execute(sql: "PRAGMA synchronous = OFF; PRAGMA journal_mode = MEMORY; PRAGMA cache_size = -65536")
+                try db.execute(sql: "PRAGMA synchronous = OFF; PRAGMA journal_mode = MEMORY; PRAGMA cache_size = -32768")
             }
         }
         do {
@@ -77,14 +78,17 @@ public final class CanonicalStore: @unchecked Sendable {
     }
 
     /// `PRAGMA integrity_check` and `foreign_key_check`; empty when the store is sound.
-    /// - Parameter thorough: false runs `quick_check` instead, for a store this process has just
-    ///   written: every page, record, type, NOT NULL and CHECK constraint is still read, but each
-    ///   index is not compared with its table again (SQLite keeps them together in every
-    ///   statement), which at a million logs is half the check's 19 s.
+    /// - Parameter thorough: false, for a store this process has just written in one
+    ///   transaction, runs `quick_check` alone: every page, record, type, NOT NULL and CHECK
+    ///   constraint is read again, but each index is not compared with its table (SQLite keeps
+    ///   them together in the statements that wrote them), and foreign keys are not looked up
+    ///   again (deferred, they were enforced by the commit itself). At a million logs that is
+    ///   9 s instead of 19 + 3 s.
     public func check(thorough: Bool = true) throws -> [String] {
         do {
             return try queue.read { db in
                 var problems = try String.fetchAll(db, sql: thorough ? "PRAGMA integrity_check" : "PRAGMA quick_check").filter { $0 != "ok" }
+                guard thorough else { return problems }
                 for row in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check") {
                     problems.append("foreign key: \(row[0] as String? ?? "?") row \(row[1] as Int64? ?? 0) → \(row[2] as String? ?? "?")")
                 }

@@ -1,7 +1,7 @@
 /// Where a conversion keeps the ids it has claimed once there are too many to hold in memory:
 /// telling a duplicate id needs every id seen so far, about 50 MB a million in memory.
 public protocol ClaimLedger: AnyObject {
-    /// Keeps these claims; none of their ids is kept yet.
+    /// Keeps these claims, given in key order (table, high, low); none of their ids is kept yet.
     func keep(_ claims: [ClaimedID]) throws
     /// Where the UUID `high`/`low` was first claimed in `table`, if it was.
     func firstClaim(table: String, high: UInt64, low: UInt64) throws -> (file: UInt32, record: UInt32)?

@@ -87,8 +87,11 @@ public final class ConversionContext: @unchecked Sendable {
                 claims.append(ClaimedID(table: table, high: key.high, low: key.low, file: at.file, record: at.record))
             }
         }
-        try ledger.keep(claims)
+        // The dictionary goes before the ledger works, and the claims are sorted where they lie:
+        // at 262,144 claims each copy is 10 MB more at the peak.
         seen.removeAll()
+        claims.sort { ($0.table, $0.high, $0.low) < ($1.table, $1.high, $1.low) }
+        try ledger.keep(claims)
         claimsHeld = 0
         spilled = true
     }

@@ -23,8 +23,8 @@ public final class ClaimFile: ClaimLedger, @unchecked Sendable {
     public func keep(_ claims: [ClaimedID]) throws {
         let (connection, insert) = try opened()
         try execute(connection, "BEGIN")
-        // In key order the b-tree is appended to rather than split at random places.
-        for claim in claims.sorted(by: { ($0.table, $0.high, $0.low) < ($1.table, $1.high, $1.low) }) {
+        // In key order (as the protocol asks) the b-tree is appended to rather than split at random places.
+        for claim in claims {
             sqlite3_bind_text(insert, 1, claim.table, -1, Self.transient)
             sqlite3_bind_int64(insert, 2, Int64(bitPattern: claim.high))
             sqlite3_bind_int64(insert, 3, Int64(bitPattern: claim.low))

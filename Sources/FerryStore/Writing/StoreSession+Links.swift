@@ -42,14 +42,23 @@ extension StoreSession {
     }
 
     /// Reports the links whose record never came: the first of them listed, the rest counted.
+    /// One pass counts them all; a kind of link is listed only when there are some.
     func reportDanglingLinks() throws {
         guard let report else { return }
-        for (table, field, target) in Self.linkFields {
-            let dangling = "p.tbl = '\(table)' AND p.field = '\(field)' AND NOT EXISTS (SELECT 1 FROM \(target) WHERE id = p.target)"
+        let missing = "(p.target_table = 'recipe' AND NOT EXISTS (SELECT 1 FROM recipe WHERE id = p.target)) OR (p.target_table = 'project' AND NOT EXISTS (SELECT 1 FROM project WHERE id = p.target))"
+        var totals: [String: Int] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT p.tbl, p.field, count(*) FROM temp.ferry_pending_link p WHERE p.field != 'snapshot' AND (\(missing)) GROUP BY p.tbl, p.field") {
+            totals["\(row[0] as String).\(row[1] as String)"] = row[2]
+        }
+        for (table, field, _) in Self.linkFields {
+            // Every parked link's row is in the store (links of refused rows are not parked), so
+            // the count needs no lookup of the row; only the listed ones are looked up.
+            guard let total = totals["\(table).\(field)"] else { continue }
             var listed = 0
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT t.source_file, t.source_entity, t.source_key, p.target
-                FROM temp.ferry_pending_link p JOIN \(table) t ON t.id = p.id WHERE \(dangling)
+                FROM temp.ferry_pending_link p JOIN \(table) t ON t.id = p.id
+                WHERE p.tbl = '\(table)' AND p.field = '\(field)' AND (\(missing))
                 ORDER BY p.rowid LIMIT \(ReportBuilder.listLimit)
                 """)
             while let row = try rows.next() {
@@ -57,10 +66,6 @@ extension StoreSession {
                                 action: SnapshotLinker.danglingAction)
                 listed += 1
             }
-            guard listed == ReportBuilder.listLimit else { continue }
-            // Every parked link's row is in the store (links of rejected rows are not parked), so
-            // the rest are counted without looking each row up.
-            let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM temp.ferry_pending_link p WHERE \(dangling)") ?? 0
             report.omitted("danglingReferences", total - listed)
         }
     }
