@@ -44,14 +44,12 @@ struct RowBinder {
     /// The key of a shared-table row.
     private(set) var key: String?
     /// The row's text, one after another, and where each value's bytes are.
-    fileprivate var text: [UInt8]
-    fileprivate var spans: [(index: Int32, start: Int, count: Int)]
+    fileprivate var text: [UInt8] = []
+    fileprivate var spans: [(index: Int32, start: Int, count: Int)] = []
 
-    fileprivate init(statement: SQLiteStatement, shape: UpsertShape, text: [UInt8], spans: [(index: Int32, start: Int, count: Int)]) {
+    init(statement: SQLiteStatement, shape: UpsertShape) {
         self.statement = statement
         self.shape = shape
-        self.text = text
-        self.spans = spans
     }
 
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
@@ -133,11 +131,10 @@ struct UpsertStatements {
             prepared[ObjectIdentifier(shape)] = statement
         }
         let handle = statement.sqliteStatement
-        text.removeAll(keepingCapacity: true)
-        spans.removeAll(keepingCapacity: true)
-        var row = RowBinder(statement: handle, shape: shape, text: text, spans: spans)
-        text = []
-        spans = []
+        var row = RowBinder(statement: handle, shape: shape)
+        // The row fills this connection's buffers, emptied but as large as they have grown.
+        swap(&row.text, &text)
+        swap(&row.spans, &spans)
         bind(&row)
         assert(Int(row.index) == shape.columns.count, "\(shape.table): \(row.index) of \(shape.columns.count) values bound")
         let code = row.text.withUnsafeBufferPointer { buffer in
@@ -147,7 +144,8 @@ struct UpsertStatements {
             sqlite3_reset(handle)
             return code
         }
-        // The buffers go back for the next row, keeping what they have grown to.
+        row.text.removeAll(keepingCapacity: true)
+        row.spans.removeAll(keepingCapacity: true)
         swap(&text, &row.text)
         swap(&spans, &row.spans)
         guard code == SQLITE_DONE else {

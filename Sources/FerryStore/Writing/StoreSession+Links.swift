@@ -5,8 +5,13 @@ import GRDB
 
 /// Links to records not seen yet, settled at the end of a session.
 extension StoreSession {
-    private static let linkFields = [("log", "recipe_id", "recipe"), ("log", "project_id", "project"),
-                                     ("project", "recipe_id", "recipe"), ("project", "parent_id", "project")]
+    /// The tables and columns a parked link can be in.
+    private static let linkFields = [("log", "recipe_id"), ("log", "project_id"), ("project", "recipe_id"), ("project", "parent_id")]
+    /// Whether the record a parked link `p` names is in the store now.
+    static let targetExists = """
+        ((p.target_table = 'recipe' AND EXISTS (SELECT 1 FROM recipe WHERE id = p.target))
+          OR (p.target_table = 'project' AND EXISTS (SELECT 1 FROM project WHERE id = p.target)))
+        """
 
     /// Links written empty because their record had not come yet, whose record came: set, and
     /// their ids taken out of `extras.danglingReferences` again. Chunk by chunk, in bounded memory.
@@ -15,9 +20,7 @@ extension StoreSession {
         while true {
             let rows = try Row.fetchAll(db, sql: """
                 SELECT p.rowid, p.tbl, p.id, p.field, p.target FROM temp.ferry_pending_link p
-                WHERE p.rowid > ? AND p.field != 'snapshot'
-                  AND ((p.target_table = 'recipe' AND EXISTS (SELECT 1 FROM recipe WHERE id = p.target))
-                    OR (p.target_table = 'project' AND EXISTS (SELECT 1 FROM project WHERE id = p.target)))
+                WHERE p.rowid > ? AND p.field != 'snapshot' AND \(Self.targetExists)
                 ORDER BY p.rowid LIMIT 10000
                 """, arguments: [after])
             guard let last = rows.last else { return }
@@ -45,12 +48,12 @@ extension StoreSession {
     /// One pass counts them all; a kind of link is listed only when there are some.
     func reportDanglingLinks() throws {
         guard let report else { return }
-        let missing = "(p.target_table = 'recipe' AND NOT EXISTS (SELECT 1 FROM recipe WHERE id = p.target)) OR (p.target_table = 'project' AND NOT EXISTS (SELECT 1 FROM project WHERE id = p.target))"
+        let missing = "NOT \(Self.targetExists)"
         var totals: [String: Int] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT p.tbl, p.field, count(*) FROM temp.ferry_pending_link p WHERE p.field != 'snapshot' AND (\(missing)) GROUP BY p.tbl, p.field") {
+        for row in try Row.fetchAll(db, sql: "SELECT p.tbl, p.field, count(*) FROM temp.ferry_pending_link p WHERE p.field != 'snapshot' AND \(missing) GROUP BY p.tbl, p.field") {
             totals["\(row[0] as String).\(row[1] as String)"] = row[2]
         }
-        for (table, field, _) in Self.linkFields {
+        for (table, field) in Self.linkFields {
             // Every parked link's row is in the store (links of refused rows are not parked), so
             // the count needs no lookup of the row; only the listed ones are looked up.
             guard let total = totals["\(table).\(field)"] else { continue }
@@ -58,7 +61,7 @@ extension StoreSession {
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT t.source_file, t.source_entity, t.source_key, p.target
                 FROM temp.ferry_pending_link p JOIN \(table) t ON t.id = p.id
-                WHERE p.tbl = '\(table)' AND p.field = '\(field)' AND (\(missing))
+                WHERE p.tbl = '\(table)' AND p.field = '\(field)' AND \(missing)
                 ORDER BY p.rowid LIMIT \(ReportBuilder.listLimit)
                 """)
             while let row = try rows.next() {

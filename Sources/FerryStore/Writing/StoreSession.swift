@@ -118,8 +118,7 @@ public final class StoreSession: BatchSink {
         guard parked else { return }
         let late = try Row.fetchCursor(db, sql: """
             SELECT p.id, p.target, p.target_table FROM temp.ferry_pending_link p
-            WHERE p.field = 'snapshot' AND ((p.target_table = 'recipe' AND EXISTS (SELECT 1 FROM recipe WHERE id = p.target))
-               OR (p.target_table = 'project' AND EXISTS (SELECT 1 FROM project WHERE id = p.target)))
+            WHERE p.field = 'snapshot' AND \(Self.targetExists)
             """)
         var filled: [(String, LogSnapshot)] = []
         while let row = try late.next() {
