@@ -3,6 +3,7 @@ import FerryArchive
 import FerryStore
 import FerryTestSupport
 import Foundation
+import GRDB
 import Testing
 
 /// Hostile archives: each attack class is refused by `import` with nothing written outside its
@@ -77,6 +78,30 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: "/tmp/\(escape)"))
         #expect(!StoreFixtures.listing(directory.path).contains { $0.contains(escape) })
         #expect(!FileManager.default.fileExists(atPath: directory.url.deletingLastPathComponent().appendingPathComponent(escape).path))
+    }
+
+    /// Export checks the snapshot's structure on a read-only connection, where SQLite skips CHECK
+    /// constraints; import must not: a bundle whose rows break them is refused.
+    @Test func importRefusesRowsThatBreakACheckConstraint() throws {
+        try FileManager.default.createDirectory(atPath: path("work"), withIntermediateDirectories: true)
+        let store = try BundleFixtures.sampleStore(at: path("bad.ferry"))
+        let queue = try DatabaseQueue(path: store)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
+            try db.execute(sql: "UPDATE recipe SET extras = '{not json' WHERE rowid = (SELECT min(rowid) FROM recipe)")
+        }
+        try queue.close()
+        let bundle = path("bad.tar.zst")
+        _ = try BundleExporter().export(store: store, to: bundle)
+        let target = try BundleFixtures.sampleStore(at: path("work/target.ferry"))
+        let before = try TableContents(path: target)
+        #expect {
+            _ = try BundleImporter().importBundle(bundle, into: target)
+        } throws: { error in
+            "\(error)".contains("CHECK constraint failed in recipe")
+        }
+        #expect(try TableContents(path: target) == before)
+        #expect(StoreFixtures.listing(path("work")) == ["target.ferry"])
     }
 
     @Test func aCompressionBombIsStoppedEarly() throws {

@@ -3,34 +3,25 @@ import GRDB
 
 /// Checks a store file that came from outside (a bundle) before Ferry uses it: a Ferry schema
 /// exactly as Ferry's own migrations make it (no extra tables, views or triggers that could run
-/// later), not newer than this Ferry, passing `integrity_check` and `foreign_key_check`.
+/// later), not newer than this Ferry, passing `integrity_check` (CHECK constraints included) and
+/// `foreign_key_check`.
 public enum UntrustedStore {
     /// - Returns: the schema version and the rows per canonical table.
     /// - Throws: ``StoreError`` naming what is wrong.
+    ///
+    /// The file must be a private copy (import's staging, a backup): once its schema is known to
+    /// be exactly Ferry's it is opened for writing, with writes refused, because a read-only
+    /// connection's `integrity_check` skips CHECK constraints (SQLite 3.40), and those are what
+    /// keep ids, JSON columns and enumerations well formed.
     public static func check(_ path: String) throws -> (version: Int, counts: [String: Int]) {
-        var configuration = Configuration()
-        configuration.readonly = true
-        // Schema-defined functions in views or triggers never run while checking.
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA trusted_schema = OFF") }
         do {
+            let version = try checkSchema(path)
+            var configuration = Configuration()
+            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = ON") }
             let queue = try DatabaseQueue(path: path, configuration: configuration)
             defer { try? queue.close() }
-            let version = try queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") ?? 0 }
-            guard version >= 1 else { throw StoreError(.notACanonicalStore("it has no Ferry schema version"), path: path) }
-            guard version <= CanonicalStore.schemaVersion else {
-                throw StoreError(.newerSchema(found: version, known: CanonicalStore.schemaVersion), path: path)
-            }
             let problems = try queue.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") }.filter { $0 != "ok" }
             guard problems.isEmpty else { throw StoreError(.integrity(problems), path: path) }
-            let found = try queue.read(schema)
-            let expected = try expectedSchema(version: version)
-            if found != expected {
-                let extra = found.subtracting(expected).map(\.name).sorted()
-                let absent = expected.subtracting(found).map(\.name).sorted()
-                throw StoreError(.notACanonicalStore("its schema is not Ferry's schema version \(version)"
-                    + (extra.isEmpty ? "" : "; not Ferry's: \(extra.prefix(5).joined(separator: ", "))")
-                    + (absent.isEmpty ? "" : "; missing or changed: \(absent.prefix(5).joined(separator: ", "))")), path: path)
-            }
             let dangling = try queue.read { try Row.fetchAll($0, sql: "PRAGMA foreign_key_check") }
             if let first = dangling.first {
                 throw StoreError(.integrity(["\(dangling.count) rows refer to missing rows, first in \(first[0] as String? ?? "?")"]), path: path)
@@ -39,6 +30,31 @@ public enum UntrustedStore {
         } catch let error as DatabaseError {
             throw StoreError(error, path: path, activity: "checking")
         }
+    }
+
+    /// The schema version, once the schema is exactly what Ferry's migrations make for it. Read
+    /// only, with schema-defined functions disabled: nothing the file defines runs before this.
+    static func checkSchema(_ path: String) throws -> Int {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA trusted_schema = OFF") }
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        defer { try? queue.close() }
+        let version = try queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") ?? 0 }
+        guard version >= 1 else { throw StoreError(.notACanonicalStore("it has no Ferry schema version"), path: path) }
+        guard version <= CanonicalStore.schemaVersion else {
+            throw StoreError(.newerSchema(found: version, known: CanonicalStore.schemaVersion), path: path)
+        }
+        let found = try queue.read(schema)
+        let expected = try expectedSchema(version: version)
+        if found != expected {
+            let extra = found.subtracting(expected).map(\.name).sorted()
+            let absent = expected.subtracting(found).map(\.name).sorted()
+            throw StoreError(.notACanonicalStore("its schema is not Ferry's schema version \(version)"
+                + (extra.isEmpty ? "" : "; not Ferry's: \(extra.prefix(5).joined(separator: ", "))")
+                + (absent.isEmpty ? "" : "; missing or changed: \(absent.prefix(5).joined(separator: ", "))")), path: path)
+        }
+        return version
     }
 
     struct SchemaObject: Hashable {
