@@ -55,16 +55,7 @@ public struct BundleExporter: Sendable {
         }
         try source.close()
 
-        var configuration = Configuration()
-        configuration.readonly = true
-        let snapshot = try DatabaseQueue(path: snapshotPath, configuration: configuration)
-        let problems = try snapshot.read { try String.fetchAll($0, sql: "PRAGMA quick_check") }.filter { $0 != "ok" }
-        guard problems.isEmpty else { throw StoreError(.integrity(problems), path: store) }
-        let schemaVersion = try snapshot.read { try Int.fetchOne($0, sql: "PRAGMA user_version") ?? 0 }
-        let createdAt = try Self.newestRecordTime(snapshot)
-        var (counts, payload) = try TableExporter(database: snapshot, staging: staging).export()
-        try snapshot.close()
-        payload[BundleLayout.storeSnapshot] = try digestOfFile(snapshotPath)
+        let (counts, payload, schemaVersion, createdAt) = try readSnapshot(snapshotPath, staging: staging, store: store)
 
         let manifest = Array(BagItFiles.manifest(payload).utf8)
         let bundleID = Self.uuid(from: manifest)
@@ -75,6 +66,72 @@ public struct BundleExporter: Sendable {
         let tags = tagFiles(summary, manifest: manifest)
         try archive(tags: tags, payload: payload.keys.sorted(), staging: staging, output: output, time: Self.epochSeconds(createdAt))
         return summary
+    }
+
+    /// What the snapshot holds, its digest and its NDJSON files. The structural check, the
+    /// digest and each table are independent: they run on as many threads as there are cores
+    /// (at most four), each table on its own read-only connection to the private snapshot.
+    private func readSnapshot(_ snapshotPath: String, staging: StagingFolder, store: String) throws
+        -> (counts: [String: Int], files: [String: FileDigest], schemaVersion: Int, createdAt: String) {
+        try staging.makeFolders(for: BundleLayout.tableFile("x"))
+        try staging.makeFolders(for: BundleLayout.attachmentFile("x"))
+        let tables = try Self.openSnapshot(snapshotPath).read { db in try Self.tablesLargestFirst(db) }
+        var jobs: [@Sendable () throws -> SnapshotPart] = [{
+            // Read-only, quick_check re-reads every page, b-tree and record but skips CHECK
+            // constraints: those held when the rows were written (by convert or a checked import).
+            let snapshot = try Self.openSnapshot(snapshotPath)
+            let problems = try snapshot.read { try String.fetchAll($0, sql: "PRAGMA quick_check") }.filter { $0 != "ok" }
+            guard problems.isEmpty else { throw StoreError(.integrity(problems), path: store) }
+            return .schemaVersion(try snapshot.read { try Int.fetchOne($0, sql: "PRAGMA user_version") ?? 0 })
+        }, {
+            .files([BundleLayout.storeSnapshot: try digestOfFile(snapshotPath)])
+        }]
+        for table in tables {
+            jobs.append {
+                .table(table, try TableExporter(database: try Self.openSnapshot(snapshotPath), staging: staging).export(table))
+            }
+        }
+        var counts: [String: Int] = [:]
+        var files: [String: FileDigest] = [:]
+        var schemaVersion = 0
+        // The newest `modified_at` of any recipe, project or log: the time the data is from.
+        var createdAt: String?
+        for part in try ParallelJobs.run(jobs, threads: Self.threads) {
+            switch part {
+            case .schemaVersion(let version): schemaVersion = version
+            case .files(let written): files.merge(written) { first, _ in first }
+            case .table(let table, let exported):
+                counts[table] = exported.count
+                files.merge(exported.files) { first, _ in first }
+                if let newest = exported.newestModification, createdAt.map({ $0.utf8.lexicographicallyPrecedes(newest.utf8) }) ?? true {
+                    createdAt = newest
+                }
+            }
+        }
+        return (counts, files, schemaVersion, createdAt ?? "1970-01-01T00:00:00Z")
+    }
+
+    private enum SnapshotPart: Sendable {
+        case schemaVersion(Int)
+        case files([String: FileDigest])
+        case table(String, TableFile)
+    }
+
+    static let threads = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4))
+
+    static func openSnapshot(_ snapshotPath: String) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.readonly = true
+        return try DatabaseQueue(path: snapshotPath, configuration: configuration)
+    }
+
+    /// The canonical tables the snapshot has, the ones with most rows first (`max(rowid)`, which
+    /// SQLite answers from the end of the b-tree, stands in for the count).
+    static func tablesLargestFirst(_ db: Database) throws -> [String] {
+        let present = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
+        let tables = CanonicalTables.all.filter { present.contains($0) }
+        let sizes = try tables.map { try Int.fetchOne(db, sql: "SELECT max(rowid) FROM \($0)") ?? 0 }
+        return zip(tables, sizes).sorted { $0.1 > $1.1 }.map(\.0)
     }
 
     private func tagFiles(_ summary: BundleSummary, manifest: [UInt8]) -> [(String, [UInt8])] {
@@ -147,14 +204,6 @@ public struct BundleExporter: Sendable {
     static func rootName(_ fileName: String) -> String {
         let stem = ArchiveFormat.stem(of: fileName).filter { $0 != "/" && $0 != "\\" && !$0.isNewline }
         return stem.isEmpty || stem.hasPrefix(".") ? "bundle" : stem
-    }
-
-    /// The newest `modified_at` of any recipe, project or log: the time the bundle's data is from.
-    static func newestRecordTime(_ database: DatabaseQueue) throws -> String {
-        try database.read { db in
-            let times = try ["recipe", "project", "log"].compactMap { try String.fetchOne(db, sql: "SELECT max(modified_at) FROM \($0)") }
-            return times.max() ?? "1970-01-01T00:00:00Z"
-        }
     }
 
     static func epochSeconds(_ time: String) -> Int {

@@ -27,6 +27,16 @@ final class HashingFileWriter {
         if buffer.count >= Self.bufferSize { try flush() }
     }
 
+    /// A chunk as large as the buffer goes to the file without being copied into it.
+    func write(_ bytes: [UInt8]) throws(BundleError) {
+        guard buffer.isEmpty, bytes.count >= Self.bufferSize else {
+            buffer.append(contentsOf: bytes)
+            if buffer.count >= Self.bufferSize { try flush() }
+            return
+        }
+        if let failure = bytes.withUnsafeBytes({ writeOut($0) }) { throw failure }
+    }
+
     func write(_ bytes: UnsafeRawBufferPointer) throws(BundleError) {
         buffer.append(contentsOf: bytes)
         if buffer.count >= Self.bufferSize { try flush() }
@@ -41,16 +51,22 @@ final class HashingFileWriter {
 
     private func flush() throws(BundleError) {
         guard !buffer.isEmpty else { return }
-        hasher.update(data: buffer)
+        if let failure = buffer.withUnsafeBytes({ writeOut($0) }) { throw failure }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// The error is returned rather than thrown: `withUnsafeBytes` would erase its type.
+    private func writeOut(_ bytes: UnsafeRawBufferPointer) -> BundleError? {
+        hasher.update(bufferPointer: bytes)
         var offset = 0
-        while offset < buffer.count {
-            let written = buffer.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+        while offset < bytes.count {
+            let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0, errno == EINTR { continue }
-            guard written > 0 else { throw BundleError(.cannotWrite("cannot write: \(Self.lastError())"), path: path) }
+            guard written > 0 else { return BundleError(.cannotWrite("cannot write: \(Self.lastError())"), path: path) }
             offset += written
         }
-        size += Int64(buffer.count)
-        buffer.removeAll(keepingCapacity: true)
+        size += Int64(bytes.count)
+        return nil
     }
 
     static func lastError() -> String {

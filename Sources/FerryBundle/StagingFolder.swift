@@ -2,7 +2,7 @@ import Foundation
 
 /// A private (0700) hidden folder beside a target path, on the same file system so its files
 /// can be renamed into place; removed with everything in it unless kept.
-final class StagingFolder {
+final class StagingFolder: Sendable {
     let path: String
 
     init(beside target: String, purpose: String) throws(BundleError) {

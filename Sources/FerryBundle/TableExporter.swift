@@ -2,69 +2,127 @@ import FerryJSON
 import FerryStore
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// Writes each canonical table of a store snapshot as NDJSON, one object per row in primary-key
 /// order with the columns in table order; attachment bytes go to content-addressed files.
-struct TableExporter {
+///
+/// Rows go from SQLite's column bytes straight into JSON text, without a `Row` or a
+/// `JSONValue` per value: at a million logs that is most of an export's work.
+struct TableExporter: Sendable {
     let database: DatabaseQueue
     let staging: StagingFolder
+    /// Rows are handed to the file in chunks of about this many bytes.
+    private static let chunkSize = 256 * 1024
+    private static let null = Array("null".utf8)
 
-    /// Table name → row count, and every payload file written (relative path → digest).
-    func export() throws -> (counts: [String: Int], files: [String: FileDigest]) {
-        var counts: [String: Int] = [:]
-        var files: [String: FileDigest] = [:]
-        try staging.makeFolders(for: BundleLayout.tableFile("x"))
-        try staging.makeFolders(for: BundleLayout.attachmentFile("x"))
-        try database.read { db in
-            let present = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
-            for table in CanonicalTables.all where present.contains(table) {
-                let relative = BundleLayout.tableFile(table)
-                let file = try HashingFileWriter(path: staging.file(relative))
-                counts[table] = try writeRows(of: table, db: db, to: file, attachments: &files)
-                files[relative] = try file.finish()
-            }
-        }
-        return (counts, files)
+    init(database: DatabaseQueue, staging: StagingFolder) {
+        self.database = database
+        self.staging = staging
     }
 
-    private func writeRows(of table: String, db: Database, to file: HashingFileWriter, attachments: inout [String: FileDigest]) throws -> Int {
+    /// One table's file: its row count, every payload file written (relative path → digest):
+    /// the table's NDJSON, and for `attachment_content` each attachment; and for recipes,
+    /// projects and logs the newest `modified_at`.
+    func export(_ table: String) throws -> TableFile {
+        var result = TableFile()
+        let relative = BundleLayout.tableFile(table)
+        let file = try HashingFileWriter(path: staging.file(relative))
+        try database.read { db in try writeRows(of: table, db: db, to: file, into: &result) }
+        result.files[relative] = try file.finish()
+        return result
+    }
+
+    private func writeRows(of table: String, db: Database, to file: HashingFileWriter, into result: inout TableFile) throws {
         let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(\(table))")
         let names: [String] = columns.map { $0["name"] }
         let key = columns.filter { ($0["pk"] as Int) > 0 }.sorted { ($0["pk"] as Int) < ($1["pk"] as Int) }.map { $0["name"] as String }
         let order = key.isEmpty ? "rowid" : key.map { "\"\($0)\"" }.joined(separator: ", ")
-        let cursor = try Row.fetchCursor(db, sql: "SELECT * FROM \(table) ORDER BY \(order)")
+        let sql = "SELECT * FROM \(table) ORDER BY \(order)"
+        // GRDB finalizes the statement when `prepared` goes away: it is kept until the last row.
+        let prepared = try db.makeStatement(sql: sql)
+        defer { withExtendedLifetime(prepared) {} }
+        let statement = prepared.sqliteStatement
+        // `"name":` of each column, with the comma before every one but the first, in one buffer.
+        var keys = JSONWriter()
+        var keyRanges: [Range<Int>] = []
+        for (index, name) in names.enumerated() {
+            let start = keys.bytes.count
+            if index > 0 { keys.appendByte(UInt8(ascii: ",")) }
+            keys.write(.string(name))
+            keys.appendByte(UInt8(ascii: ":"))
+            keyRanges.append(start..<keys.bytes.count)
+        }
+        let contentColumn = table == "attachment_content" ? names.firstIndex(of: "data") : nil
+        let hashColumn = names.firstIndex(of: "sha256")
+        let modifiedColumn = TableFile.dated.contains(table) ? names.firstIndex(of: "modified_at").map { Int32($0) } : nil
+        var newest: [UInt8] = []
         var writer = JSONWriter(sortedKeys: false)
-        var count = 0
-        while let row = try cursor.next() {
-            var members: [(key: String, value: JSONValue)] = []
-            members.reserveCapacity(names.count)
-            for (index, name) in names.enumerated() {
-                let value = row[index] as DatabaseValue
-                if case .blob(let data) = value.storage {
-                    if table == "attachment_content", name == "data" {
-                        let digest = try writeAttachment(data, row: row, attachments: &attachments)
-                        members.append(("byte_count", .integer(data.count)))
-                        members.append(("path", .string(BundleLayout.attachmentFile(digest.sha256))))
-                    } else {
-                        members.append((name, .string(data.base64EncodedString())))
+        try keys.bytes.withUnsafeBufferPointer { keyBytes in
+            while true {
+                let status = sqlite3_step(statement)
+                if status == SQLITE_DONE { break }
+                guard status == SQLITE_ROW else {
+                    throw DatabaseError(resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
+                }
+                writer.appendByte(UInt8(ascii: "{"))
+                for column in 0..<names.count {
+                    let index = Int32(column)
+                    if column == contentColumn, sqlite3_column_type(statement, index) == SQLITE_BLOB, let hashColumn {
+                        let expected = Self.text(statement, Int32(hashColumn)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+                        let data = Self.blob(statement, index)
+                        let digest = try writeAttachment(data, expected: expected, attachments: &result.files)
+                        writer.appendRaw(Array((column > 0 ? ",\"byte_count\":" : "\"byte_count\":").utf8))
+                        writer.appendInteger(Int64(data.count))
+                        writer.appendRaw(Array(",\"path\":".utf8))
+                        writer.write(.string(BundleLayout.attachmentFile(digest.sha256)))
+                        continue
                     }
-                } else {
-                    members.append((name, json(value)))
+                    writer.appendRaw(UnsafeBufferPointer(rebasing: keyBytes[keyRanges[column]]))
+                    switch sqlite3_column_type(statement, index) {
+                    case SQLITE_INTEGER: writer.appendInteger(sqlite3_column_int64(statement, index))
+                    case SQLITE_FLOAT: writer.appendDouble(sqlite3_column_double(statement, index))
+                    case SQLITE_TEXT:
+                        let text = Self.text(statement, index) ?? UnsafeBufferPointer(start: nil, count: 0)
+                        writer.appendString(utf8: text)
+                        // TEXT compares as bytes in SQLite: the newest time is the greatest text.
+                        if index == modifiedColumn, newest.lexicographicallyPrecedes(text) {
+                            newest = Array(text)
+                        }
+                    case SQLITE_BLOB: writer.write(.string(Self.blob(statement, index).base64EncodedString()))
+                    default: writer.appendRaw(Self.null)
+                    }
+                }
+                writer.appendByte(UInt8(ascii: "}"))
+                writer.appendNewline()
+                result.count += 1
+                if writer.bytes.count >= Self.chunkSize {
+                    try file.write(writer.bytes)
+                    writer.reset()
                 }
             }
-            writer.reset()
-            writer.write(.object(JSONObject(members)))
-            writer.appendNewline()
-            try file.write(writer.bytes)
-            count += 1
         }
-        return count
+        try file.write(writer.bytes)
+        if !newest.isEmpty { result.newestModification = String(decoding: newest, as: UTF8.self) }
+    }
+
+    /// A text column's bytes, valid until the statement moves on.
+    private static func text(_ statement: OpaquePointer, _ index: Int32) -> UnsafeBufferPointer<UInt8>? {
+        guard let pointer = sqlite3_column_text(statement, index) else { return nil }
+        return UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(statement, index)))
+    }
+
+    private static func blob(_ statement: OpaquePointer, _ index: Int32) -> Data {
+        guard let pointer = sqlite3_column_blob(statement, index) else { return Data() }
+        return Data(bytes: pointer, count: Int(sqlite3_column_bytes(statement, index)))
     }
 
     /// The attachment's bytes under their own SHA-256; a store row whose key is not the hash
     /// of its bytes is a damaged store, not something to carry on.
-    private func writeAttachment(_ data: Data, row: Row, attachments: inout [String: FileDigest]) throws -> FileDigest {
-        let expected: String = row["sha256"]
+    private func writeAttachment(_ data: Data, expected: String, attachments: inout [String: FileDigest]) throws -> FileDigest {
+        guard expected.count == 64, expected.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
+            throw BundleError(.unusableStore("attachment_content: \"\(expected)\" is not a lower-case hex SHA-256"), path: database.path)
+        }
         let relative = BundleLayout.attachmentFile(expected)
         let file = try HashingFileWriter(path: staging.file(relative))
         try file.write(data)
@@ -75,14 +133,14 @@ struct TableExporter {
         attachments[relative] = digest
         return digest
     }
+}
 
-    private func json(_ value: DatabaseValue) -> JSONValue {
-        switch value.storage {
-        case .null: return .null
-        case .int64(let integer): return .integer(integer)
-        case .double(let double): return .double(double)
-        case .string(let text): return .string(text)
-        case .blob(let data): return .string(data.base64EncodedString())
-        }
-    }
+/// What exporting one table gave.
+struct TableFile: Sendable {
+    var count = 0
+    var files: [String: FileDigest] = [:]
+    var newestModification: String?
+
+    /// The tables whose newest `modified_at` is the time a bundle's data is from.
+    static let dated: Set<String> = ["recipe", "project", "log"]
 }

@@ -36,6 +36,85 @@ public struct JSONWriter: Sendable {
         bytes.append(contentsOf: text.utf8)
     }
 
+    /// Appends one byte of JSON syntax (`{`, `,`, a newline).
+    public mutating func appendByte(_ byte: UInt8) {
+        bytes.append(byte)
+    }
+
+    /// Appends bytes that are already JSON syntax.
+    public mutating func appendRaw(_ syntax: [UInt8]) {
+        bytes.append(contentsOf: syntax)
+    }
+
+    /// Appends bytes that are already JSON syntax.
+    public mutating func appendRaw(_ syntax: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: syntax)
+    }
+
+    /// Appends UTF-8 text as a string literal, escaped as ``write(_:)`` escapes strings. For
+    /// callers that hold text as bytes (SQLite columns) and would otherwise make a `String`.
+    public mutating func appendString(utf8: UnsafeBufferPointer<UInt8>) {
+        bytes.append(UInt8(ascii: "\""))
+        // Runs of text that need no escape are copied whole, not byte by byte, and are found
+        // eight bytes at a time.
+        var start = 0
+        var index = 0
+        while index < utf8.count {
+            if index + 8 <= utf8.count, let base = utf8.baseAddress,
+               !Self.mayNeedEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+                index += 8
+                continue
+            }
+            let end = min(index + 8, utf8.count)
+            while index < end {
+                let byte = utf8[index]
+                if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+                    appendEscaped(byte)
+                    start = index + 1
+                }
+                index += 1
+            }
+        }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether any of eight bytes may be a control character, `"` or `\` (never a false "no";
+    /// a false "yes" only sends the word to the byte-by-byte check).
+    private static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
+        let control = (word &- ones &* 0x20) & ~word & highs != 0
+        return control || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C))
+    }
+
+    /// Appends an integer in decimal, as ``JSONValue/integer(_:)`` writes it.
+    public mutating func appendInteger(_ value: Int64) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var magnitude = value.magnitude
+            var start = digits.count
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 { bytes.append(UInt8(ascii: "-")) }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        }
+    }
+
+    /// Appends a double as ``JSONValue/double(_:)`` writes it: the shortest number that reads
+    /// back the same, or a string for a non-finite value.
+    public mutating func appendDouble(_ value: Double) {
+        if value == value.rounded(.towardZero), abs(value) < 1e15 {
+            appendInteger(Int64(value))
+        } else {
+            write(.double(value))
+        }
+    }
+
     /// The value as a string, for tests and small documents.
     public static func string(_ value: JSONValue, sortedKeys: Bool = true, pretty: Bool = false) -> String {
         var writer = JSONWriter(sortedKeys: sortedKeys, pretty: pretty)
@@ -95,21 +174,8 @@ public struct JSONWriter: Sendable {
     }
 
     private mutating func writeString(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
         var text = text
-        // Runs of text that need no escape are copied whole, not byte by byte.
-        text.withUTF8 { utf8 in
-            var start = 0
-            for index in 0..<utf8.count {
-                let byte = utf8[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
-                appendEscaped(byte)
-                start = index + 1
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
-        }
-        bytes.append(UInt8(ascii: "\""))
+        text.withUTF8 { appendString(utf8: $0) }
     }
 
     private mutating func appendEscaped(_ byte: UInt8) {

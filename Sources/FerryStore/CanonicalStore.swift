@@ -57,14 +57,60 @@ public final class CanonicalStore: @unchecked Sendable {
         (try? queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") ?? 0 }) ?? 0 > 0
     }
 
-    /// A consistent copy into a new file, through SQLite's backup API.
+    /// A consistent copy into a new file. A store with a rollback journal (Ferry's own) is
+    /// copied byte for byte by the kernel while a read transaction holds SQLite's shared lock,
+    /// under which no writer can change the file: at a million logs 0.3 s, where SQLite's backup
+    /// API, page by page, takes 2.5 s. A store in WAL mode, whose file alone is not the data,
+    /// goes through the backup API.
     public func copy(to destination: String) throws {
         do {
+            if try queue.read({ try String.fetchOne($0, sql: "PRAGMA journal_mode") })?.lowercased() != "wal" {
+                return try copyFile(to: destination)
+            }
             let copy = try DatabaseQueue(path: destination)
             try queue.backup(to: copy)
             try copy.close()
         } catch let error as DatabaseError {
             throw StoreError(error, path: destination, activity: "copying \(path)", writing: true)
+        }
+    }
+
+    private func copyFile(to destination: String) throws {
+        // Both files are opened before the lock is taken and closed after it is released: closing
+        // any descriptor of a file drops every POSIX lock the process holds on it, SQLite's too.
+        let source = open(path, O_RDONLY | O_CLOEXEC)
+        guard source >= 0 else { throw StoreError(.cannotCreate("cannot read the store: \(String(cString: strerror(errno)))"), path: path) }
+        defer { closeDescriptor(source) }
+        let target = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard target >= 0 else { throw StoreError(.cannotCreate("cannot create the copy: \(String(cString: strerror(errno)))"), path: destination) }
+        defer { closeDescriptor(target) }
+        let failure: String?
+        do {
+            failure = try queue.read { db in
+            // The first read takes the shared lock (rolling back a journal a crashed writer left).
+            _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master")
+            var copied = 0
+            while true {
+                let count = sendfile(target, source, nil, 1 << 30)
+                if count < 0, errno == EINTR { continue }
+                if count < 0 {
+                    let reason = String(cString: strerror(errno))
+                    return errno == ENOSPC || errno == EFBIG ? "cannot write: the disk is full or the file is larger than allowed (\(reason))" : reason
+                }
+                if count == 0 { break }
+                copied += count
+            }
+            var status = stat()
+            guard fstat(source, &status) == 0, Int(status.st_size) == copied else { return "the store changed size while being copied" }
+            return nil
+            }
+        } catch {
+            unlink(destination)
+            throw error
+        }
+        if let failure {
+            unlink(destination)
+            throw StoreError(.cannotCreate("copying \(path): \(failure)"), path: destination)
         }
     }
 
@@ -127,4 +173,9 @@ public enum CanonicalTables {
         "material_line", "catalog_item", "tag", "technique", "recipe_tag", "project_tag", "log_tag",
         "project_technique", "log_technique", "reference_link", "attachment_content", "attachment", "import_run",
     ]
+}
+
+/// `close(2)`, which `CanonicalStore.close()` hides inside the class.
+private func closeDescriptor(_ descriptor: Int32) {
+    close(descriptor)
 }

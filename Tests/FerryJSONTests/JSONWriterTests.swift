@@ -1,3 +1,4 @@
+import Foundation
 import FerryJSON
 import Testing
 
@@ -35,6 +36,46 @@ import Testing
             #expect(!written.utf8.contains { $0 < 0x20 }, "control byte \(byte) is escaped")
             #expect(try JSONReader().read(Array(written.utf8)).string == text)
         }
+    }
+
+    /// The escaper skips eight bytes at a time: specials at every offset of a word, next to
+    /// multi-byte UTF-8 (whose high bytes must not hide a special nor count as one), and in texts
+    /// of every length around a word read back as written.
+    @Test func escapesAtEveryOffsetOfAWord() throws {
+        let specials = ["\"", "\\", "\n", "\u{00}", "\u{1F}", "\u{7F}", "é", "😀", " ", "~"]
+        var random = SystemRandomNumberGenerator()
+        for length in 0..<40 {
+            for special in specials {
+                for position in 0...length {
+                    var characters = (0..<length).map { _ in ["a", "Z", "ü", "✓", "0", "]"].randomElement(using: &random)! }
+                    characters.insert(special, at: position)
+                    let text = characters.joined()
+                    let written = JSONWriter.string(.string(text))
+                    #expect(try JSONReader().read(Array(written.utf8)).string == text)
+                    #expect(!written.utf8.contains { $0 < 0x20 })
+                    #expect(written == Self.naivelyEscaped(text), "\(text.debugDescription)")
+                }
+            }
+        }
+    }
+
+    /// JSON string syntax byte by byte, the way the writer did before it skipped words.
+    static func naivelyEscaped(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{08}": out += "\\b"
+            case "\u{0C}": out += "\\f"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
     }
 
     @Test func keysInOrderOrNotGiveTheSameText() {

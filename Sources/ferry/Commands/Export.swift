@@ -8,8 +8,9 @@ extension Ferry {
         static let configuration = CommandConfiguration(
             abstract: "Pack a canonical store into one portable, verifiable bundle file.",
             discussion: """
-                The bundle is a BagIt 1.0 bag in one archive: a consistent snapshot of the store (taken with SQLite's \
-                backup API, so a store another process is writing still exports a consistent state), one NDJSON file per \
+                The bundle is a BagIt 1.0 bag in one archive: a consistent snapshot of the store (copied under SQLite's \
+                read lock, or with its backup API in WAL mode, so a store another process is writing still exports a \
+                consistent state), one NDJSON file per \
                 table, attachments named by their SHA-256, bundle.json, and SHA-256 manifests; the archive is sealed with \
                 its own SHA-256. The same store gives a byte-identical bundle. An existing FILE is never overwritten. \
                 Format: Formats/bundle.md.

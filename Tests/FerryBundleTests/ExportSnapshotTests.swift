@@ -1,0 +1,116 @@
+import FerryArchive
+@testable import FerryBundle
+import FerryJSON
+import FerryStore
+import FerryTestSupport
+import Foundation
+import GRDB
+import Testing
+
+/// How `export` reads a store: the snapshot it copies, the NDJSON it writes from SQLite's bytes,
+/// and the jobs it runs side by side.
+@Suite struct ExportSnapshotTests {
+    let directory = TemporaryDirectory("ferry-export-snapshot")
+
+    func path(_ name: String) -> String { directory.url.appendingPathComponent(name).path }
+
+    func entry(_ name: String, of bundle: String) throws -> [UInt8] {
+        try #require(try BundleFixtures.entries(of: bundle).first { $0.name.hasSuffix("/" + name) }).bytes
+    }
+
+    @Test func aStoreWithARollbackJournalIsCopiedByteForByte() throws {
+        let store = try BundleFixtures.sampleStore(at: path("data.ferry"))
+        let bundle = path("data.tar.zst")
+        _ = try BundleExporter().export(store: store, to: bundle)
+        #expect(try entry("data/store.sqlite", of: bundle) == Array(try Data(contentsOf: URL(fileURLWithPath: store))))
+    }
+
+    /// In WAL mode the committed rows may be only in the log: the file's bytes alone would lose them.
+    @Test func aStoreInWALModeIsCopiedWithWhatItsLogHolds() throws {
+        let store = try BundleFixtures.sampleStore(at: path("wal.ferry"))
+        let writer = try DatabaseQueue(path: store)
+        try writer.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0")
+            try db.execute(sql: "INSERT INTO tag (id, name) VALUES ('0A1B2C3D-0000-4000-8000-000000000001', 'only in the log')")
+        }
+        #expect(FileManager.default.fileExists(atPath: store + "-wal"))
+        let bundle = path("wal.tar.zst")
+        _ = try BundleExporter().export(store: store, to: bundle)
+        try writer.close()
+
+        let snapshot = path("snapshot.sqlite")
+        try Data(try entry("data/store.sqlite", of: bundle)).write(to: URL(fileURLWithPath: snapshot))
+        let names = try DatabaseQueue(path: snapshot).read { try String.fetchAll($0, sql: "SELECT name FROM tag") }
+        #expect(names.contains("only in the log"))
+        let tags = String(decoding: try entry("data/tables/tag.ndjson", of: bundle), as: UTF8.self)
+        #expect(tags.contains(#""name":"only in the log""#))
+    }
+
+    /// Every line is its row: keys in column order, and each value as SQLite holds it, with
+    /// texts that need escaping and doubles; `createdAt` is the newest `modified_at`.
+    @Test func everyNDJSONLineHoldsItsRowExactly() throws {
+        let store = try BundleFixtures.sampleStore(at: path("rows.ferry"))
+        let queue = try DatabaseQueue(path: store)
+        try queue.write { db in
+            let id = try String.fetchOne(db, sql: "SELECT id FROM log ORDER BY id LIMIT 1")!
+            try db.execute(sql: "UPDATE log SET note = ?, rating = 4.25, duration_seconds = 1e300, modified_at = '2099-01-01T00:00:00Z' WHERE id = ?",
+                           arguments: ["quote \" back\\slash\ttab\nline \u{01} ünï ✓ 😀 </script>", id])
+        }
+        let bundle = path("rows.tar.zst")
+        let summary = try BundleExporter().export(store: store, to: bundle)
+        #expect(summary.createdAt == "2099-01-01T00:00:00Z")
+        let files = Dictionary(try BundleFixtures.entries(of: bundle).map { ($0.name, $0.bytes) }, uniquingKeysWith: { first, _ in first })
+        var checkedValues = 0
+        try queue.read { db in
+            for table in CanonicalTables.all where table != "attachment_content" {
+                let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(\(table))")
+                let key = columns.filter { ($0["pk"] as Int) > 0 }.sorted { ($0["pk"] as Int) < ($1["pk"] as Int) }.map { $0["name"] as String }
+                let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY \(key.isEmpty ? "rowid" : key.joined(separator: ", "))")
+                let lines = (files["rows/data/tables/\(table).ndjson"] ?? []).split(separator: 0x0A)
+                #expect(lines.count == rows.count, "\(table)")
+                for (row, line) in zip(rows, lines) {
+                    guard case .object(let object) = try JSONReader().read(Array(line)) else { Issue.record("\(table): not an object"); continue }
+                    #expect(object.members.map(\.key) == Array(row.columnNames), "\(table)")
+                    for (member, value) in zip(object.members, row.databaseValues) {
+                        #expect(Self.json(value) == member.value, "\(table).\(member.key)")
+                        checkedValues += 1
+                    }
+                }
+            }
+        }
+        #expect(checkedValues > 500)
+        try queue.close()
+    }
+
+    static func json(_ value: DatabaseValue) -> JSONValue {
+        switch value.storage {
+        case .null: return .null
+        case .int64(let integer): return .integer(integer)
+        case .double(let double): return .double(double)
+        case .string(let text): return .string(text)
+        case .blob(let data): return .string(data.base64EncodedString())
+        }
+    }
+
+    @Test func jobsGiveTheirValuesInOrderOrTheEarliestError() throws {
+        struct Failure: Error, Equatable { var job: Int }
+        let values = try ParallelJobs.run((0..<50).map { index in { @Sendable in index * index } }, threads: 3)
+        #expect(values == (0..<50).map { $0 * $0 })
+
+        let started = Counter()
+        let jobs: [@Sendable () throws -> Int] = (0..<200).map { index in {
+            started.increment()
+            if index == 7 || index == 9 { throw Failure(job: index) }
+            return index
+        } }
+        #expect(throws: Failure(job: 7)) { try ParallelJobs.run(jobs, threads: 2) }
+        #expect(started.value < 200, "jobs kept starting after a failure")
+    }
+
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+        var value: Int { lock.withLock { count } }
+        func increment() { lock.withLock { count += 1 } }
+    }
+}
