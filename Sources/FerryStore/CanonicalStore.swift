@@ -125,16 +125,24 @@ public final class CanonicalStore: @unchecked Sendable {
 
     /// `PRAGMA integrity_check` and `foreign_key_check`; empty when the store is sound.
     /// - Parameter thorough: false, for a store this process has just written in one
-    ///   transaction, runs `quick_check` alone: every page, record, type, NOT NULL and CHECK
-    ///   constraint is read again, but each index is not compared with its table (SQLite keeps
-    ///   them together in the statements that wrote them), and foreign keys are not looked up
-    ///   again (deferred, they were enforced by the commit itself). At a million logs that is
-    ///   9 s instead of 19 + 3 s.
+    ///   transaction, runs `quick_check` alone, on a read-only connection of its own: every page,
+    ///   b-tree, record and NOT NULL column is read again. A read-only connection skips CHECK
+    ///   constraints (SQLite 3.40), which the statements that wrote the rows enforced; each index
+    ///   is not compared with its table (SQLite keeps them together in those same statements);
+    ///   foreign keys are not looked up again (deferred, they were enforced by the commit). At a
+    ///   million logs that is 1.5 s, where `quick_check` with CHECK constraints took 9 s and
+    ///   `integrity_check` + `foreign_key_check` 19 + 3 s.
     public func check(thorough: Bool = true) throws -> [String] {
         do {
+            guard thorough else {
+                var configuration = Configuration()
+                configuration.readonly = true
+                let reader = try DatabaseQueue(path: path, configuration: configuration)
+                defer { try? reader.close() }
+                return try reader.read { try String.fetchAll($0, sql: "PRAGMA quick_check") }.filter { $0 != "ok" }
+            }
             return try queue.read { db in
-                var problems = try String.fetchAll(db, sql: thorough ? "PRAGMA integrity_check" : "PRAGMA quick_check").filter { $0 != "ok" }
-                guard thorough else { return problems }
+                var problems = try String.fetchAll(db, sql: "PRAGMA integrity_check").filter { $0 != "ok" }
                 for row in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check") {
                     problems.append("foreign key: \(row[0] as String? ?? "?") row \(row[1] as Int64? ?? 0) → \(row[2] as String? ?? "?")")
                 }
