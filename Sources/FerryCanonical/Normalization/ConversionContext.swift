@@ -23,7 +23,7 @@ public final class ConversionContext: @unchecked Sendable {
     private var seenFileNames: [String] = []
     /// Where claimed UUIDs go past `claimsInMemory` of them; without one, all stay in memory.
     public var ledger: ClaimLedger?
-    public var claimsInMemory = 1 << 18
+    public var claimsInMemory = 1 << 17
     private var claimsHeld = 0
     private var spilled = false
 
@@ -88,7 +88,7 @@ public final class ConversionContext: @unchecked Sendable {
             }
         }
         // The dictionary goes before the ledger works, and the claims are sorted where they lie:
-        // at 262,144 claims each copy is 10 MB more at the peak.
+        // at 131,072 claims each copy is 5 MB more at the peak.
         seen.removeAll()
         claims.sort { ($0.table, $0.high, $0.low) < ($1.table, $1.high, $1.low) }
         try ledger.keep(claims)
