@@ -14,7 +14,8 @@ public final class StoreSession: BatchSink {
     let keepGoing: Bool
     private var parked = false
     var parking = UpsertStatements()
-    private static let pendingLink = UpsertShape("temp.ferry_pending_link", ["tbl", "id", "field", "target", "target_table"], conflict: nil)
+    private static let pendingLink = UpsertShape("temp.ferry_pending_link", ["tbl", "id", "field", "target", "target_table", "with_snapshot"],
+                                                 conflict: nil)
     /// Lookups of records outside the batch, kept until the next write changes the store.
     private var snapshotCache: [String: LogSnapshot?] = [:]
     private var existsCache: [String: Bool] = [:]
@@ -96,18 +97,32 @@ public final class StoreSession: BatchSink {
     private func park(_ pending: [SnapshotLinker.PendingLink]) throws {
         guard !pending.isEmpty else { return }
         if !parked {
-            try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS ferry_pending_link (tbl TEXT, id TEXT, field TEXT, target TEXT, target_table TEXT)")
+            // `with_snapshot`: the row's snapshot waits for the same record as its link.
+            try db.execute(sql: """
+                CREATE TEMP TABLE IF NOT EXISTS ferry_pending_link (tbl TEXT, id TEXT, field TEXT, target TEXT, target_table TEXT,
+                                                                    with_snapshot INTEGER NOT NULL DEFAULT 0)
+                """)
             try db.execute(sql: "DELETE FROM temp.ferry_pending_link")
             parked = true
         }
-        for link in pending {
+        var index = pending.startIndex
+        while index < pending.endIndex {
+            let link = pending[index]
+            // A brew log's recipe link and its snapshot wait for the same recipe: one row says both,
+            // which halves the rows parked for a log file whose recipes are elsewhere.
+            let following = index + 1 < pending.endIndex ? pending[index + 1] : nil
+            let withSnapshot = link.field != "snapshot" && following.map {
+                $0.field == "snapshot" && $0.table == link.table && $0.id == link.id && $0.target == link.target && $0.targetTable == link.targetTable
+            } ?? false
             _ = try parking.run(Self.pendingLink, db: db) { row in
                 row.add("tbl", link.table)
                 row.add("id", link.id)
                 row.add("field", link.field)
                 row.add("target", link.target)
                 row.add("target_table", link.targetTable)
+                row.add("with_snapshot", withSnapshot)
             }
+            index += withSnapshot ? 2 : 1
         }
     }
 
@@ -118,7 +133,7 @@ public final class StoreSession: BatchSink {
         guard parked else { return }
         let late = try Row.fetchCursor(db, sql: """
             SELECT p.id, p.target, p.target_table FROM temp.ferry_pending_link p
-            WHERE p.field = 'snapshot' AND \(Self.targetExists)
+            WHERE (p.field = 'snapshot' OR p.with_snapshot) AND \(Self.targetExists)
             """)
         var filled: [(String, LogSnapshot)] = []
         while let row = try late.next() {
