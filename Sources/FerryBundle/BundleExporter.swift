@@ -75,14 +75,15 @@ public struct BundleExporter: Sendable {
         -> (counts: [String: Int], files: [String: FileDigest], schemaVersion: Int, createdAt: String) {
         try staging.makeFolders(for: BundleLayout.tableFile("x"))
         try staging.makeFolders(for: BundleLayout.attachmentFile("x"))
-        let tables = try Self.openSnapshot(snapshotPath).read { db in try Self.tablesLargestFirst(db) }
+        let (tables, schemaVersion) = try Self.openSnapshot(snapshotPath).read { db in
+            (try Self.tablesLargestFirst(db), try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0)
+        }
         var jobs: [@Sendable () throws -> SnapshotPart] = [{
-            // Read-only, quick_check re-reads every page, b-tree and record but skips CHECK
-            // constraints: those held when the rows were written (by convert or a checked import).
-            let snapshot = try Self.openSnapshot(snapshotPath)
-            let problems = try snapshot.read { try String.fetchAll($0, sql: "PRAGMA quick_check") }.filter { $0 != "ok" }
+            // The structure only: CHECK constraints held when the rows were written (by convert
+            // or a checked import).
+            let problems = try CanonicalStore.structuralCheck(snapshotPath)
             guard problems.isEmpty else { throw StoreError(.integrity(problems), path: store) }
-            return .schemaVersion(try snapshot.read { try Int.fetchOne($0, sql: "PRAGMA user_version") ?? 0 })
+            return .checked
         }, {
             .files([BundleLayout.storeSnapshot: try digestOfFile(snapshotPath)])
         }]
@@ -93,12 +94,11 @@ public struct BundleExporter: Sendable {
         }
         var counts: [String: Int] = [:]
         var files: [String: FileDigest] = [:]
-        var schemaVersion = 0
         // The newest `modified_at` of any recipe, project or log: the time the data is from.
         var createdAt: String?
         for part in try ParallelJobs.run(jobs, threads: Self.threads) {
             switch part {
-            case .schemaVersion(let version): schemaVersion = version
+            case .checked: break
             case .files(let written): files.merge(written) { first, _ in first }
             case .table(let table, let exported):
                 counts[table] = exported.count
@@ -112,7 +112,7 @@ public struct BundleExporter: Sendable {
     }
 
     private enum SnapshotPart: Sendable {
-        case schemaVersion(Int)
+        case checked
         case files([String: FileDigest])
         case table(String, TableFile)
     }

@@ -14,7 +14,6 @@ struct TableExporter: Sendable {
     let staging: StagingFolder
     /// Rows are handed to the file in chunks of about this many bytes.
     private static let chunkSize = 256 * 1024
-    private static let null = Array("null".utf8)
 
     init(database: DatabaseQueue, staging: StagingFolder) {
         self.database = database
@@ -72,9 +71,9 @@ struct TableExporter: Sendable {
                         let expected = Self.text(statement, Int32(hashColumn)).map { String(decoding: $0, as: UTF8.self) } ?? ""
                         let data = Self.blob(statement, index)
                         let digest = try writeAttachment(data, expected: expected, attachments: &result.files)
-                        writer.appendRaw(Array((column > 0 ? ",\"byte_count\":" : "\"byte_count\":").utf8))
+                        writer.appendRaw(column > 0 ? ",\"byte_count\":" : "\"byte_count\":")
                         writer.appendInteger(Int64(data.count))
-                        writer.appendRaw(Array(",\"path\":".utf8))
+                        writer.appendRaw(",\"path\":")
                         writer.write(.string(BundleLayout.attachmentFile(digest.sha256)))
                         continue
                     }
@@ -90,7 +89,7 @@ struct TableExporter: Sendable {
                             newest = Array(text)
                         }
                     case SQLITE_BLOB: writer.write(.string(Self.blob(statement, index).base64EncodedString()))
-                    default: writer.appendRaw(Self.null)
+                    default: writer.appendRaw("null")
                     }
                 }
                 writer.appendByte(UInt8(ascii: "}"))

@@ -42,11 +42,6 @@ public struct JSONWriter: Sendable {
     }
 
     /// Appends bytes that are already JSON syntax.
-    public mutating func appendRaw(_ syntax: [UInt8]) {
-        bytes.append(contentsOf: syntax)
-    }
-
-    /// Appends bytes that are already JSON syntax.
     public mutating func appendRaw(_ syntax: UnsafeBufferPointer<UInt8>) {
         bytes.append(contentsOf: syntax)
     }
