@@ -110,6 +110,15 @@ public struct JSONWriter: Sendable {
         }
     }
 
+    /// Appends the value, compact with sorted keys, to `bytes`: for callers that gather several
+    /// values in one buffer (a row's columns) and would otherwise make a `String` of each.
+    public static func append(_ value: JSONValue, to bytes: inout [UInt8]) {
+        var writer = JSONWriter()
+        swap(&writer.bytes, &bytes)
+        writer.write(value)
+        swap(&writer.bytes, &bytes)
+    }
+
     /// The value as a string, for tests and small documents.
     public static func string(_ value: JSONValue, sortedKeys: Bool = true, pretty: Bool = false) -> String {
         var writer = JSONWriter(sortedKeys: sortedKeys, pretty: pretty)

@@ -21,6 +21,8 @@ public final class ConversionContext: @unchecked Sendable {
     private var seenText: [String: [String: SeenAt]] = [:]
     private var seenFiles: [String: UInt32] = [:]
     private var seenFileNames: [String] = []
+    private var lastFile: (path: String, index: UInt32)?
+    private var lastFileName: (path: String, name: String)?
     /// Where claimed UUIDs go past `claimsInMemory` of them; without one, all stay in memory.
     public var ledger: ClaimLedger?
     public var claimsInMemory = 1 << 17
@@ -47,7 +49,11 @@ public final class ConversionContext: @unchecked Sendable {
     /// Refuses an id already used in the same table by another record of this conversion.
     public func claim(_ id: String, table: String, at location: RecordLocation) throws {
         let fileIndex: UInt32
-        if let known = seenFiles[location.file] { fileIndex = known } else {
+        // Records come file by file: the last file's index spares hashing its path every time.
+        if let last = lastFile, last.path == location.file { fileIndex = last.index } else if let known = seenFiles[location.file] {
+            fileIndex = known
+            lastFile = (location.file, known)
+        } else {
             fileIndex = UInt32(seenFileNames.count)
             seenFiles[location.file] = fileIndex
             seenFileNames.append(location.file)
@@ -106,6 +112,15 @@ public final class ConversionContext: @unchecked Sendable {
     /// Top-level records made so far, the ones already handed to the sink included.
     public var recordsMade: Int { flushedRecords + batch.recordCount }
     private var flushedRecords = 0
+
+    /// The last component of an input's path, as records name their file (`source_file`);
+    /// kept for the file being read, which every record of it names.
+    public func fileName(_ path: String) -> String {
+        if let last = lastFileName, last.path == path { return last.name }
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        lastFileName = (path, name)
+        return name
+    }
 
     /// Created/modified times for legacy records that have none: the input file's modification
     /// time, so that converting the same file again gives the same values.

@@ -19,7 +19,10 @@ public struct FieldReader {
     let dates: LegacyDateDecoder
     /// Store rows read without a model have lower-case names; match keys regardless of case.
     let caseInsensitive: Bool
-    private var consumed: Set<String> = []
+    /// Which members an accessor used, by position: a bit each for the first 64 (records have a
+    /// dozen), the rest in a set. Hashing each key name cost a tenth of reading a brew log.
+    private var consumedBits: UInt64 = 0
+    private var consumedBeyond: Set<Int> = []
 
     public init(_ object: JSONObject, at location: RecordLocation, dates: LegacyDateDecoder = LegacyDateDecoder(),
                 caseInsensitive: Bool = false) {
@@ -31,16 +34,25 @@ public struct FieldReader {
 
     /// The value of a key, nil when absent or null; the key counts as used either way.
     public mutating func value(_ key: String) -> JSONValue? {
-        guard let member = member(key) else { return nil }
-        consumed.insert(member.key)
-        return member.value.isNull ? nil : member.value
+        guard let position = position(key) else { return nil }
+        consume(position)
+        let value = object.members[position].value
+        return value.isNull ? nil : value
     }
 
-    public func has(_ key: String) -> Bool { member(key) != nil }
+    public func has(_ key: String) -> Bool { position(key) != nil }
 
     /// A value read without using it up: it stays in the extras too.
     public func peek(_ keys: String...) -> JSONValue? {
-        member(resolve(keys)).flatMap { $0.value.isNull ? nil : $0.value }
+        position(resolve(keys)).flatMap { object.members[$0].value.isNull ? nil : object.members[$0].value }
+    }
+
+    private mutating func consume(_ position: Int) {
+        if position < 64 { consumedBits |= 1 << UInt64(position) } else { consumedBeyond.insert(position) }
+    }
+
+    private func isConsumed(_ position: Int) -> Bool {
+        position < 64 ? consumedBits & (1 << UInt64(position)) != 0 : consumedBeyond.contains(position)
     }
 
     /// The first of several names a field has had that the record uses (the legacy formats
@@ -49,11 +61,11 @@ public struct FieldReader {
         keys.first(where: has) ?? keys[0]
     }
 
-    private func member(_ key: String) -> (key: String, value: JSONValue)? {
-        if let exact = object.members.first(where: { $0.key == key }) { return exact }
+    private func position(_ key: String) -> Int? {
+        if let exact = object.members.firstIndex(where: { $0.key == key }) { return exact }
         guard caseInsensitive else { return nil }
         let lowered = key.lowercased()
-        return object.members.first { $0.key.lowercased() == lowered }
+        return object.members.firstIndex { $0.key.lowercased() == lowered }
     }
 
     func error(_ kind: ConversionError.Kind, _ key: String) -> ConversionError {
@@ -152,8 +164,8 @@ public struct FieldReader {
     /// so that it stays in the extras as written.
     public mutating func decimalIfExact(_ keys: String...) -> String? {
         let key = resolve(keys)
-        guard let member = member(key), let text = DecimalText.from(member.value) else { return nil }
-        consumed.insert(member.key)
+        guard let position = position(key), let text = DecimalText.from(object.members[position].value) else { return nil }
+        consume(position)
         return text
     }
 
@@ -194,11 +206,12 @@ public struct FieldReader {
 
     /// Marks keys as used without reading them (known fields that carry nothing to keep).
     public mutating func skip(_ keys: String...) {
-        for key in keys { if let member = member(key) { consumed.insert(member.key) } }
+        for key in keys { if let position = position(key) { consume(position) } }
     }
 
     /// The fields no accessor asked for, verbatim.
     public var extras: JSONObject {
-        JSONObject(object.members.filter { !consumed.contains($0.key) })
+        if consumedBeyond.isEmpty, object.members.count < 64, consumedBits == (1 << UInt64(object.members.count)) - 1 { return JSONObject() }
+        return JSONObject(object.members.indices.filter { !isConsumed($0) }.map { object.members[$0] })
     }
 }

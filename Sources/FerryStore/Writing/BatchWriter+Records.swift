@@ -35,7 +35,7 @@ extension BatchWriter {
             row.add("created_at", recipe.createdAt)
             row.add("modified_at", recipe.modifiedAt)
             row.add("deleted_at", recipe.deletedAt)
-            row.add("extras", Self.json(recipe.extras))
+            row.add("extras", json: .object(recipe.extras))
         }
         for table in ["recipe_parameter", "recipe_step", "material_line", "recipe_tag", "reference_link", "attachment"] {
             try delete(table, where: "recipe_id", recipe.id, db: db)
@@ -64,7 +64,7 @@ extension BatchWriter {
                 row.add("estimated_minutes", step.estimatedMinutes)
                 row.add("image_id", step.imageID)
                 row.add("source_key", step.sourceKey)
-                row.add("extras", Self.json(step.extras))
+                row.add("extras", json: .object(step.extras))
             }
             try writeMaterials(step.materials, owner: "recipe_step_id", id: step.id, db: db)
         }
@@ -99,7 +99,7 @@ extension BatchWriter {
             row.add("difficulty", project.difficulty)
             row.add("importance", project.importance)
             row.add("is_locked", project.isLocked)
-            row.add("recurrence", project.recurrence.map { JSONWriter.string($0) })
+            row.add("recurrence", json: project.recurrence)
             row.add("grade_weight_percent", project.gradeWeightPercent)
             row.add("grade_possible", project.gradePossible)
             row.add("grade_earned", project.gradeEarned)
@@ -111,7 +111,7 @@ extension BatchWriter {
             row.add("created_at", project.createdAt)
             row.add("modified_at", project.modifiedAt)
             row.add("deleted_at", project.deletedAt)
-            row.add("extras", Self.json(project.extras))
+            row.add("extras", json: .object(project.extras))
         }
         for table in ["project_step", "material_line", "project_tag", "project_technique", "reference_link", "attachment"] {
             try delete(table, where: "project_id", project.id, db: db)
@@ -130,7 +130,7 @@ extension BatchWriter {
                 row.add("completed_at", step.completedAt)
                 row.add("notes", step.notes)
                 row.add("source_key", step.sourceKey)
-                row.add("extras", Self.json(step.extras))
+                row.add("extras", json: .object(step.extras))
             }
             try writeMaterials(step.materials, owner: "project_step_id", id: step.id, db: db)
         }
@@ -160,7 +160,7 @@ extension BatchWriter {
             row.add("project_id", log.projectID)
             row.add("created_at", log.createdAt)
             row.add("modified_at", log.modifiedAt)
-            row.add("extras", Self.json(log.extras))
+            row.add("extras", json: .object(log.extras))
         }
         for table in ["log_snapshot", "material_line", "log_tag", "log_technique", "attachment"] {
             try delete(table, where: "log_id", log.id, db: db)
@@ -173,9 +173,9 @@ extension BatchWriter {
                 row.add("title", snapshot.title)
                 row.add("method", snapshot.method)
                 row.add("kind", snapshot.kind)
-                row.add("parameters", Self.json(snapshot.parameters))
+                row.add("parameters", json: .object(snapshot.parameters))
                 row.add("is_reconstructed", snapshot.isReconstructed)
-                row.add("reconstructed_fields", snapshot.reconstructedFields.isEmpty ? "[]" : JSONWriter.string(.array(snapshot.reconstructedFields.map { .string($0) })))
+                row.add("reconstructed_fields", json: .array(snapshot.reconstructedFields.map { .string($0) }))
             }
         }
         try writeMaterials(log.materials, owner: "log_id", id: log.id, db: db)
@@ -196,7 +196,7 @@ extension BatchWriter {
                 row.add("unit", line.unit)
                 row.add("notes", line.notes)
                 row.add("source_key", line.sourceKey)
-                row.add("extras", Self.json(line.extras))
+                row.add("extras", json: .object(line.extras))
             }
         }
     }
@@ -231,7 +231,7 @@ extension BatchWriter {
                 row.add("description", link.description)
                 row.add("added_at", link.addedAt)
                 row.add("source_key", link.sourceKey)
-                row.add("extras", Self.json(link.extras))
+                row.add("extras", json: .object(link.extras))
             }
         }
     }
@@ -250,7 +250,7 @@ extension BatchWriter {
                 row.add("added_at", attachment.addedAt)
                 row.add("tag", attachment.tag)
                 row.add("source_key", attachment.sourceKey)
-                row.add("extras", Self.json(attachment.extras))
+                row.add("extras", json: .object(attachment.extras))
             }
         }
     }

@@ -1,3 +1,4 @@
+import FerryJSON
 import Foundation
 import GRDB
 import GRDBSQLite
@@ -11,6 +12,8 @@ final class UpsertShape: Sendable {
     let sql: String
     /// For tables whose rows many records share: the position of the key, to count each row once.
     let sharedKeyIndex: Int32?
+    /// The schema's CHECK of each column, in binding order (``ColumnRules``).
+    let rules: [ColumnRule?]
 
     /// - Parameter conflict: the key that decides a conflict; nil for a plain insert.
     init(_ table: String, _ columns: [String], conflict: [String]? = ["id"], shared: Bool = false) {
@@ -26,6 +29,11 @@ final class UpsertShape: Sendable {
         }
         precondition(!shared || conflict?.count == 1, "a shared table is counted by a one-column key")
         sharedKeyIndex = shared ? conflict.flatMap { columns.firstIndex(of: $0[0]) }.map { Int32($0 + 1) } : nil
+        let tableRules = ColumnRules.byTable[table.replacingOccurrences(of: "temp.", with: "")] ?? [:]
+        rules = columns.map { tableRules[$0] }
+        // A row names exactly one owner: the columns it leaves out are NULL.
+        precondition(ColumnRules.owners[table].map { owners in columns.filter(owners.contains).count == 1 } ?? true,
+                     "\(table): a shape binds exactly one owner column")
     }
 }
 
@@ -41,6 +49,8 @@ struct RowBinder {
     private let shape: UpsertShape
     private(set) var index: Int32 = 0
     private(set) var failure: Int32 = SQLITE_OK
+    /// The first value that breaks its column's CHECK, said as SQLite would.
+    private(set) var violation: String?
     /// The key of a shared-table row.
     private(set) var key: String?
     /// The row's text, one after another, and where each value's bytes are.
@@ -66,11 +76,39 @@ struct RowBinder {
 
     mutating func add(_ column: String, _ value: String?) {
         next(column)
-        guard var value else { return check(sqlite3_bind_null(statement, index)) }
+        guard var value else { return bindNull() }
         if index == shape.sharedKeyIndex { key = value }
         let start = text.count
         value.withUTF8 { text.append(contentsOf: $0) }
         spans.append((index, start, text.count - start))
+        if let rule = shape.rules[Int(index) - 1] { enforce(rule, from: start) }
+    }
+
+    /// JSON written straight into the row's text by ``JSONWriter``: valid by construction, and no
+    /// `String` is made for it.
+    mutating func add(_ column: String, json value: JSONValue?) {
+        next(column)
+        guard let value else { return bindNull() }
+        let start = text.count
+        JSONWriter.append(value, to: &text)
+        spans.append((index, start, text.count - start))
+        if let rule = shape.rules[Int(index) - 1], rule != .json { enforce(rule, from: start) }
+    }
+
+    private mutating func bindNull() {
+        if shape.rules[Int(index) - 1] == .owner { fail(shape.columns[Int(index) - 1], "is NULL; the row needs an owner") }
+        check(sqlite3_bind_null(statement, index))
+    }
+
+    private mutating func enforce(_ rule: ColumnRule, from start: Int) {
+        let reason = text.withUnsafeBufferPointer { ColumnRules.violation(rule, UnsafeBufferPointer(rebasing: $0[start...])) }
+        if let reason { fail(shape.columns[Int(index) - 1], reason) }
+    }
+
+    private mutating func fail(_ column: String, _ reason: String) {
+        guard violation == nil else { return }
+        violation = "CHECK constraint failed: \(shape.table).\(column) \(reason)"
+        check(SQLITE_CONSTRAINT)
     }
 
     /// Binds the gathered text; it must stay where it is until the statement has stepped.
@@ -149,7 +187,7 @@ struct UpsertStatements {
         swap(&text, &row.text)
         swap(&spans, &row.spans)
         guard code == SQLITE_DONE else {
-            let message = db.sqliteConnection.map { String(cString: sqlite3_errmsg($0)) }
+            let message = row.violation ?? db.sqliteConnection.map { String(cString: sqlite3_errmsg($0)) }
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: shape.sql)
         }
         return row.key

@@ -107,7 +107,7 @@ struct BrewGuideNormalizer {
         let file = fields.location.file
         fields.location.key = id
         fields.skip("id")
-        var recipe = Recipe(id: id, source: SourceRef(app: .brewguide, entity: entity, key: id, file: Self.fileName(file)),
+        var recipe = Recipe(id: id, source: SourceRef(app: .brewguide, entity: entity, key: id, file: context.fileName(file)),
                             kind: "coffee", createdAt: time, modifiedAt: time)
         recipe.title = try fields.string("name") ?? ""
         recipe.method = try enumValue(&fields, "method", Self.methods)
@@ -121,8 +121,8 @@ struct BrewGuideNormalizer {
         if let bloom = try fields.double("bloomRatio") ?? outer.double("bloomRatio") {
             recipe.parameters.append(RecipeParameter(name: "bloomRatio", value: bloom, unit: "ratio"))
         }
-        if let created = try fields.date("createdAt") { recipe.createdAt = created } else { context.report.synthesized(table: "recipe", field: "created_at", from: "modification time of \(Self.fileName(file))") }
-        if let modified = try fields.date("modifiedAt") { recipe.modifiedAt = modified } else { context.report.synthesized(table: "recipe", field: "modified_at", from: "modification time of \(Self.fileName(file))") }
+        if let created = try fields.date("createdAt") { recipe.createdAt = created } else { context.report.synthesized(table: "recipe", field: "created_at", from: "modification time of \(context.fileName(file))") }
+        if let modified = try fields.date("modifiedAt") { recipe.modifiedAt = modified } else { context.report.synthesized(table: "recipe", field: "modified_at", from: "modification time of \(context.fileName(file))") }
         var steps: [RecipeStep] = []
         for (index, stepFields) in stepFields.enumerated() {
             steps.append(try step(stepFields, recipeID: id, index: index))
@@ -197,14 +197,14 @@ struct BrewGuideNormalizer {
         fields.location.key = id
         outer.location.key = id
         fields.skip("id")
-        var log = Log(id: id, source: SourceRef(app: .brewguide, entity: entity, key: id, file: Self.fileName(file)),
+        var log = Log(id: id, source: SourceRef(app: .brewguide, entity: entity, key: id, file: context.fileName(file)),
                       kind: "brew", createdAt: time, modifiedAt: time)
         log.startedAt = try fields.date("timestamp")
         if let started = log.startedAt {
             log.createdAt = started
             log.modifiedAt = started
         } else {
-            context.report.synthesized(table: "log", field: "created_at", from: "modification time of \(Self.fileName(file))")
+            context.report.synthesized(table: "log", field: "created_at", from: "modification time of \(context.fileName(file))")
         }
         if let rating = try fields.integer("rating") {
             guard (1...5).contains(rating) else {
@@ -247,9 +247,5 @@ struct BrewGuideNormalizer {
         var result = a
         for member in b { result[member.key] = member.value }
         return result
-    }
-
-    static func fileName(_ path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? path
     }
 }
