@@ -1,3 +1,5 @@
+import Foundation
+
 /// Writes JSON as UTF-8 bytes: compact (one line, for NDJSON) or pretty, optionally with
 /// sorted keys so that the same value always gives the same bytes. `/` is not escaped and
 /// non-ASCII text is written as is.
@@ -131,7 +133,9 @@ public struct JSONWriter: Sendable {
         switch value {
         case .null: append("null")
         case .bool(let flag): append(flag ? "true" : "false")
-        case .number(let number): append(number.text)
+        case .number(let number):
+            var text = number.text
+            text.withUTF8 { bytes.append(contentsOf: $0) }
         case .string(let text): writeString(text)
         case .array(let elements):
             guard !elements.isEmpty else { return append("[]") }
@@ -146,18 +150,47 @@ public struct JSONWriter: Sendable {
         case .object(let object):
             guard !object.isEmpty else { return append("{}") }
             bytes.append(UInt8(ascii: "{"))
-            let members = sortedKeys && !Self.inOrder(object.members)
-                ? object.members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) } : object.members
-            for (index, member) in members.enumerated() {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                newline(depth + 1)
-                writeString(member.key)
-                bytes.append(UInt8(ascii: ":"))
-                if pretty { bytes.append(UInt8(ascii: " ")) }
-                write(member.value, depth: depth + 1)
+            let members = object.members
+            if !sortedKeys || Self.inOrder(members) {
+                for index in members.indices { writeMember(members[index], first: index == 0, depth: depth) }
+            } else {
+                // The order by key, sorted as positions in a buffer on the stack: objects are small,
+                // and sorting the members themselves made a new array of them each time.
+                withUnsafeTemporaryAllocation(of: Int.self, capacity: members.count) { order in
+                    for index in members.indices {
+                        var slot = index
+                        while slot > 0, Self.precedes(members[index].key, members[order[slot - 1]].key) {
+                            order[slot] = order[slot - 1]
+                            slot -= 1
+                        }
+                        order[slot] = index
+                    }
+                    for (position, index) in order.enumerated() { writeMember(members[index], first: position == 0, depth: depth) }
+                }
             }
             newline(depth)
             bytes.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private mutating func writeMember(_ member: (key: String, value: JSONValue), first: Bool, depth: Int) {
+        if !first { bytes.append(UInt8(ascii: ",")) }
+        newline(depth + 1)
+        writeString(member.key)
+        bytes.append(UInt8(ascii: ":"))
+        if pretty { bytes.append(UInt8(ascii: " ")) }
+        write(member.value, depth: depth + 1)
+    }
+
+    /// Byte order of the keys' UTF-8, which is also code point order.
+    private static func precedes(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { a in
+            b.withUTF8 { b in
+                let common = min(a.count, b.count)
+                let order = common == 0 ? 0 : memcmp(a.baseAddress!, b.baseAddress!, common)
+                return order < 0 || (order == 0 && a.count < b.count)
+            }
         }
     }
 
@@ -174,7 +207,12 @@ public struct JSONWriter: Sendable {
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
     private static func inOrder(_ members: [(key: String, value: JSONValue)]) -> Bool {
-        zip(members, members.dropFirst()).allSatisfy { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        var index = 1
+        while index < members.count {
+            guard precedes(members[index - 1].key, members[index].key) else { return false }
+            index += 1
+        }
+        return true
     }
 
     private mutating func writeString(_ text: String) {

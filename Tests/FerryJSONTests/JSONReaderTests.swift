@@ -22,6 +22,24 @@ private func failure(_ text: String) -> JSONReadError? {
         #expect(value.object?.keys == ["s", "n", "t", "f", "z", "a"])
     }
 
+    /// Strings are checked as ASCII eight bytes at a time: a byte that is not ASCII is found at
+    /// every offset of a word, and is refused or kept as UTF-8 says.
+    @Test func nonASCIIIsFoundAtEveryOffset() throws {
+        for length in 1..<20 {
+            for position in 0..<length {
+                var invalid = Array(repeating: UInt8(ascii: "a"), count: length)
+                invalid[position] = 0xFF
+                #expect(throws: JSONReadError.self, "length \(length), 0xFF at \(position)") {
+                    try JSONReader().read([UInt8(ascii: "\"")] + invalid + [UInt8(ascii: "\"")])
+                }
+                var valid = Array(repeating: UInt8(ascii: "a"), count: length)
+                valid.replaceSubrange(position...position, with: Array("é".utf8))
+                let value = try JSONReader().read([UInt8(ascii: "\"")] + valid + [UInt8(ascii: "\"")])
+                #expect(value == .string(String(decoding: valid, as: UTF8.self)))
+            }
+        }
+    }
+
     @Test func numbersKeepTheirText() throws {
         #expect(try read("0.1").number?.text == "0.1")
         #expect(try read("9007199254740993").number?.int64 == 9007199254740993)

@@ -85,6 +85,23 @@ import Testing
         #expect(JSONWriter.string(shuffled) == JSONWriter.string(ordered))
     }
 
+    /// Keys sort by their UTF-8 bytes, whatever order they come in: every permutation of these
+    /// gives the one text.
+    @Test func keysSortByTheirBytesFromEveryOrder() {
+        let keys = ["b", "", "é", "Z", "aa", "a", "☕️", "a\u{0}"]
+        let expected = "{" + keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+            .enumerated().map { "\(JSONWriter.string(.string($0.element))):\($0.offset)" }.joined(separator: ",") + "}"
+        let values = Dictionary(uniqueKeysWithValues: keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+            .enumerated().map { ($0.element, $0.offset) })
+        var order = Array(keys.indices)
+        for round in 0..<200 {
+            order.shuffle()
+            let object = JSONValue.object(JSONObject(order.map { (keys[$0], .integer(values[keys[$0]]!)) }))
+            #expect(JSONWriter.string(object) == expected, "round \(round)")
+        }
+        #expect(expected.hasPrefix(#"{"":0,"Z":1,"a":2,"a\u0000":3,"aa":4,"b":5,"é":6"#), "\(expected)")
+    }
+
     @Test func doublesUseTheShortestRoundTripText() throws {
         #expect(JSONWriter.string(.double(0.1)) == "0.1")
         #expect(JSONWriter.string(.double(526927588.940283)) == "526927588.940283")

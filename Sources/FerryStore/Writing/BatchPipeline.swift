@@ -71,9 +71,9 @@ final class BatchPipeline: BatchSink, @unchecked Sendable {
         thread.stackSize = 16 << 20
         thread.start()
         var writeError: Error?
-        while let next = pipeline.next() {
+        while let (batch, report) = pipeline.next() {
             do {
-                try session.flush(next.batch, report: next.report)
+                try session.flush(consume batch, report: report)
             } catch {
                 writeError = error
                 pipeline.stop()

@@ -71,13 +71,14 @@ public final class StoreSession: BatchSink {
     public func flush(_ context: ConversionContext) throws {
         let batch = context.batch
         context.batch = CanonicalBatch()
-        try flush(batch, report: context.report)
+        try flush(consume batch, report: context.report)
     }
 
     /// Links and writes a batch taken out of a conversion that goes on; parks its links to
     /// records not seen yet.
     func flush(_ batch: consuming CanonicalBatch, report: ReportBuilder) throws {
-        var batch = batch
+        // The batch is linked in place: a second reference to it would make the linker copy
+        // every record first (copy on write).
         let pending = SnapshotLinker().link(&batch, report: report, existing: self, provisional: true)
         let rejected = try writeReturningRejected(batch)
         // Only links of rows that are in the store are parked, so settling never looks a row up
