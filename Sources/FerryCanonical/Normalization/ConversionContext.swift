@@ -28,6 +28,8 @@ public final class ConversionContext: @unchecked Sendable {
     public var claimsInMemory = 1 << 17
     private var claimsHeld = 0
     private var spilled = false
+    /// The claims in the ledger, to skip the query for ids it cannot hold; made at the first spill.
+    private var spilledClaims: ClaimFilter?
 
     public init(dates: LegacyDateDecoder = LegacyDateDecoder(), report: ReportBuilder, keepGoing: Bool) {
         self.dates = dates
@@ -64,7 +66,8 @@ public final class ConversionContext: @unchecked Sendable {
             first = seen[table, default: [:]].updateValue(here, forKey: key)
             if let first {
                 seen[table]![key] = first
-            } else if let ledger, spilled, let prior = try ledger.firstClaim(table: table, high: key.high, low: key.low) {
+            } else if let ledger, spilled, spilledClaims?.mayContain(table: table, high: key.high, low: key.low) ?? true,
+                      let prior = try ledger.firstClaim(table: table, high: key.high, low: key.low) {
                 seen[table]![key] = nil
                 first = SeenAt(file: prior.file, record: prior.record)
             } else {
@@ -88,9 +91,11 @@ public final class ConversionContext: @unchecked Sendable {
     private func spill(to ledger: ClaimLedger) throws {
         var claims: [ClaimedID] = []
         claims.reserveCapacity(claimsHeld)
+        if spilledClaims == nil { spilledClaims = ClaimFilter() }
         for (table, keys) in seen {
             for (key, at) in keys {
                 claims.append(ClaimedID(table: table, high: key.high, low: key.low, file: at.file, record: at.record))
+                spilledClaims!.insert(table: table, high: key.high, low: key.low)
             }
         }
         // The dictionary goes before the ledger works, and the claims are sorted where they lie:
@@ -150,7 +155,7 @@ struct UUIDKey: Hashable {
             case 0x41...0x46: value = byte - 0x41 + 10
             case 0x61...0x66: value = byte - 0x61 + 10
             case 0x2D:
-                guard [8, 12, 16, 20].contains(digits) else { return nil }
+                guard digits == 8 || digits == 12 || digits == 16 || digits == 20 else { return nil }
                 continue
             default: return nil
             }

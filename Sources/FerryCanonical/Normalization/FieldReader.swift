@@ -58,7 +58,11 @@ public struct FieldReader {
     /// The first of several names a field has had that the record uses (the legacy formats
     /// renamed fields between versions: `order_index`, `orderIndex`), else the first name.
     func resolve(_ keys: [String]) -> String {
-        keys.first(where: has) ?? keys[0]
+        // A loop, not `first(where: has)`: that closure copies the whole reader on every call.
+        if keys.count > 1 {
+            for key in keys where position(key) != nil { return key }
+        }
+        return keys[0]
     }
 
     private func position(_ key: String) -> Int? {

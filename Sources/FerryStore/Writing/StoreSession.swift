@@ -132,6 +132,20 @@ public final class StoreSession: BatchSink {
     /// its id kept in `extras.danglingReferences`, and is reported.
     func settlePending() throws {
         guard parked else { return }
+        // Into a store that was empty, the records this session wrote are the only ones: when it
+        // wrote no recipe and no project, no parked link has a record to find (a log file
+        // converted alone), and two passes over a million parked links are spared.
+        if !(writer.fresh && writtenRecipes.isEmpty && writtenProjects.isEmpty) {
+            try settleLateTargets()
+        }
+        try reportDanglingLinks()
+        parking = UpsertStatements()
+        try db.execute(sql: "DROP TABLE temp.ferry_pending_link")
+        parked = false
+    }
+
+    /// Fills the snapshots and restores the links whose record came after them.
+    private func settleLateTargets() throws {
         let late = try Row.fetchCursor(db, sql: """
             SELECT p.id, p.target, p.target_table FROM temp.ferry_pending_link p
             WHERE (p.field = 'snapshot' OR p.with_snapshot) AND \(Self.targetExists)
@@ -152,10 +166,6 @@ public final class StoreSession: BatchSink {
                                        JSONWriter.string(.array(snapshot.reconstructedFields.map { .string($0) })), log])
         }
         try restoreLateLinks()
-        try reportDanglingLinks()
-        parking = UpsertStatements()
-        try db.execute(sql: "DROP TABLE temp.ferry_pending_link")
-        parked = false
     }
 }
 

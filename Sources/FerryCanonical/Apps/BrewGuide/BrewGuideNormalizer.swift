@@ -233,11 +233,13 @@ struct BrewGuideNormalizer {
 
     static func snapshotParameters(_ parameters: [RecipeParameter]) -> JSONObject {
         var object = JSONObject()
+        // Each entry's members in key order, as the store writes them: the writer need not sort
+        // them. The parameters keep the recipe's order, which `reconstructed_fields` follows.
         for parameter in parameters {
             var entry = JSONObject()
-            if let value = parameter.value { entry["value"] = .double(value) }
             if let text = parameter.text { entry["text"] = .string(text) }
             if let unit = parameter.unit { entry["unit"] = .string(unit) }
+            if let value = parameter.value { entry["value"] = .double(value) }
             object[parameter.name] = .object(entry)
         }
         return object
