@@ -2,7 +2,7 @@
 SWIFT ?= swift
 MANUAL_DATE ?= 2026-11-22
 
-.PHONY: setup build release demo test docs samples bench fuzz sanitize clean
+.PHONY: setup build release demo test docs samples bench bench-memory fuzz sanitize clean
 
 setup:
 	@scripts/setup.sh
@@ -27,6 +27,10 @@ N ?= 1000000
 RUNS ?= 3
 bench: release
 	python3 scripts/bench.py --records $(N) --runs $(RUNS)
+
+# Peak memory of convert at N and at 4×N records, and its growth (minutes; 3 GB of generated data).
+bench-memory: release
+	python3 scripts/bench_memory.py --records $(N) --factor 4 --runs 1
 
 # Fuzzes each reader for FUZZ_SECONDS (default 60); not part of `make test`.
 fuzz: setup
