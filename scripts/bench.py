@@ -48,20 +48,46 @@ def have(program):
     return shutil.which(program) is not None
 
 
+def positive(text):
+    """An argparse type: an integer of at least 1."""
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def generated(work, n):
+    """The folder of N generated brew logs (logs.json, logs.ndjson, logs.csv), made when missing."""
+    data = os.path.join(work, f"data-{n}")
+    if not os.path.exists(os.path.join(data, "logs.csv")):
+        print(f"bench: generating {n} brew logs in {data}", file=sys.stderr)
+        subprocess.run([sys.executable, os.path.join(ROOT, "scripts/gen_brewlogs.py"), str(n), data], check=True)
+    return data
+
+
+def write_json(path, report):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as out:
+        json.dump(report, out, indent=2)
+
+
+def require_ferry(path):
+    if not os.access(path, os.X_OK):
+        raise SystemExit(f"bench: {path}: no ferry executable there; run `make release` first or pass --ferry")
+
+
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--records", type=int, default=1_000_000)
-    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--records", type=positive, default=1_000_000)
+    parser.add_argument("--runs", type=positive, default=3)
     parser.add_argument("--ferry", default=os.path.join(ROOT, ".build/release/ferry"))
     parser.add_argument("--work", default=os.path.join(ROOT, "out/bench"))
     parser.add_argument("--json", default=os.path.join(ROOT, "out/bench.json"))
     parser.add_argument("--skip-sqlite-utils", action="store_true", help="sqlite-utils takes minutes at 1M records")
     args = parser.parse_args()
     ferry, n = args.ferry, args.records
-    data = os.path.join(args.work, f"data-{n}")
-    if not os.path.exists(os.path.join(data, "logs.csv")):
-        print(f"bench: generating {n} brew logs in {data}", file=sys.stderr)
-        subprocess.run([sys.executable, os.path.join(ROOT, "scripts/gen_brewlogs.py"), str(n), data], check=True)
+    require_ferry(ferry)
+    data = generated(args.work, n)
     array, lines, flat = (os.path.join(data, name) for name in ("logs.json", "logs.ndjson", "logs.csv"))
     megabytes = os.path.getsize(array) / 1e6
     scratch = os.path.join(args.work, "scratch")
@@ -162,9 +188,7 @@ def main():
     }
     report = {"records": n, "input_mb": round(megabytes, 1), "bundle_mb": round(bundle_mb, 1), "payload_mb": round(payload_mb, 1),
               "runs": args.runs, "machine": os.uname().nodename, "cpus": os.cpu_count(), "results": rows, "ratios": ratios}
-    os.makedirs(os.path.dirname(args.json), exist_ok=True)
-    with open(args.json, "w") as out:
-        json.dump(report, out, indent=2)
+    write_json(args.json, report)
     print(f"\n{n} brew logs, {megabytes:.0f} MB of JSON; bundle {bundle_mb:.0f} MB ({payload_mb:.0f} MB unpacked); median of {args.runs}")
     print(f"{'case':34} {'seconds':>8} {'records/s':>11} {'MB/s':>8} {'peak RSS MB':>12}")
     for row in rows:

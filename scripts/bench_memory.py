@@ -6,10 +6,10 @@ Issue 6's targets: under 150 MB at a million records, less than 20% more at four
 Each size runs --runs times; the largest peak and the median time are reported. Prints a table
 and writes JSON. Generating four million records takes a few minutes and 3 GB of disk.
 Usage: scripts/bench_memory.py [--records N] [--factor F] [--runs R] [--ferry PATH] [--work DIR] [--json FILE]"""
-import argparse, json, os, statistics, subprocess, sys
+import argparse, os, statistics, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench import ROOT, remove, run  # noqa: E402
+from bench import ROOT, generated, positive, remove, require_ferry, run, write_json  # noqa: E402
 
 LIMIT_MB = 150
 GROWTH_LIMIT = 0.20
@@ -17,24 +17,23 @@ GROWTH_LIMIT = 0.20
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--records", type=int, default=1_000_000)
-    parser.add_argument("--factor", type=int, default=4)
-    parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--records", type=positive, default=1_000_000)
+    parser.add_argument("--factor", type=positive, default=4)
+    parser.add_argument("--runs", type=positive, default=1)
     parser.add_argument("--ferry", default=os.path.join(ROOT, ".build/release/ferry"))
     parser.add_argument("--work", default=os.path.join(ROOT, "out/bench"))
     parser.add_argument("--json", default=os.path.join(ROOT, "out/bench-memory.json"))
     args = parser.parse_args()
+    if args.factor < 2:
+        parser.error("--factor: growth is measured between two sizes, so at least 2")
+    require_ferry(args.ferry)
     scratch = os.path.join(args.work, "scratch")
     os.makedirs(scratch, exist_ok=True)
     store = os.path.join(scratch, "memory.ferry")
 
     rows = []
     for n in (args.records, args.records * args.factor):
-        data = os.path.join(args.work, f"data-{n}")
-        lines = os.path.join(data, "logs.ndjson")
-        if not os.path.exists(os.path.join(data, "logs.csv")):
-            print(f"bench: generating {n} brew logs in {data}", file=sys.stderr)
-            subprocess.run([sys.executable, os.path.join(ROOT, "scripts/gen_brewlogs.py"), str(n), data], check=True)
+        lines = os.path.join(generated(args.work, n), "logs.ndjson")
         times, peak = [], 0.0
         for _ in range(args.runs):
             remove(store)
@@ -54,9 +53,7 @@ def main():
     report = {"runs": args.runs, "machine": os.uname().nodename, "cpus": os.cpu_count(), "results": rows,
               "growth": round(growth, 4), "limit_mb": LIMIT_MB, "growth_limit": GROWTH_LIMIT,
               "meets_targets": small["peak_rss_mb"] < LIMIT_MB and growth < GROWTH_LIMIT}
-    os.makedirs(os.path.dirname(args.json), exist_ok=True)
-    with open(args.json, "w") as out:
-        json.dump(report, out, indent=2)
+    write_json(args.json, report)
     print(f"\nferry convert (NDJSON), largest peak of {args.runs} run(s)")
     print(f"{'records':>10} {'input MB':>9} {'seconds':>8} {'records/s':>10} {'peak RSS MB':>12}")
     for row in rows:
