@@ -20,15 +20,16 @@ public enum ArchiveSeal {
         case mismatch
     }
 
-    /// Appends the seal to a finished archive.
-    public static func seal(_ path: String, format: ArchiveFormat) throws(ArchiveError) {
+    /// Appends the seal to a finished archive and flushes the file to disk.
+    /// - Parameter digest: the SHA-256 of the file as it is, which ``ArchiveWriter/finish()`` returns.
+    public static func seal(_ path: String, format: ArchiveFormat, digest: [UInt8]) throws(ArchiveError) {
         guard let handle = FileHandle(forUpdatingAtPath: path) else {
             throw ArchiveError(path: path, reason: "cannot open to seal: \(String(cString: strerror(errno)))")
         }
         defer { try? handle.close() }
         do {
-            let digest = try sha256(handle, length: nil, patchZipCommentLength: false)
             let text = prefix + Array(hex(digest).utf8)
+            try handle.seekToEnd()
             switch format {
             case .tarZstd:
                 try handle.write(contentsOf: zstdMagic + littleEndian32(UInt32(text.count)) + text)
@@ -103,11 +104,11 @@ public enum ArchiveSeal {
         return String(decoding: digits, as: UTF8.self)
     }
 
-    /// SHA-256 of the first `length` bytes (all when nil). For a sealed zip the comment length
-    /// (the last two bytes hashed) counts as zero, as it was when the seal was computed.
-    private static func sha256(_ handle: FileHandle, length: UInt64?, patchZipCommentLength: Bool) throws -> [UInt8] {
+    /// SHA-256 of the first `length` bytes. For a sealed zip the comment length (the last two
+    /// bytes hashed) counts as zero, as it was when the seal was computed.
+    private static func sha256(_ handle: FileHandle, length: UInt64, patchZipCommentLength: Bool) throws -> [UInt8] {
         var hasher = SHA256()
-        var remaining = length ?? .max
+        var remaining = length
         while remaining > 0 {
             guard let chunk = try handle.read(upToCount: Int(min(remaining, 1 << 20))), !chunk.isEmpty else { break }
             remaining -= UInt64(chunk.count)

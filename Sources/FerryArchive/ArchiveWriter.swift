@@ -39,6 +39,7 @@ public enum ArchiveFormat: String, Sendable, CaseIterable {
 public final class ArchiveWriter {
     public let path: String
     private let archive: OpaquePointer
+    private let output: ArchiveOutput
     private let modificationTime: Int
     private var finished = false
 
@@ -46,6 +47,7 @@ public final class ArchiveWriter {
         _ = LibArchive.localeReady
         self.path = path
         self.modificationTime = modificationTime
+        output = try ArchiveOutput(path: path)
         guard let archive = archive_write_new() else { throw ArchiveError(path: path, reason: "out of memory") }
         self.archive = archive
         var status: Int32
@@ -68,11 +70,13 @@ public final class ArchiveWriter {
         case .zip:
             status = archive_write_set_format_zip(archive)
         }
-        if status == LibArchive.ok, format != .zip {
+        if status == LibArchive.ok {
             // No padding to 10 KiB records: the archive ends right after its end-of-archive blocks.
             status = archive_write_set_bytes_in_last_block(archive, 1)
         }
-        if status == LibArchive.ok { status = archive_write_open_filename(archive, path) }
+        if status == LibArchive.ok {
+            status = archive_write_open2(archive, Unmanaged.passUnretained(output).toOpaque(), nil, ArchiveOutput.callback, nil, nil)
+        }
         // A throw from here on runs deinit, which frees the archive: do not free it here too.
         guard status == LibArchive.ok else {
             throw ArchiveError(path: path, reason: LibArchive.message(archive))
@@ -88,7 +92,8 @@ public final class ArchiveWriter {
     }
 
     /// Adds the file at `source` under `name`, streaming its bytes.
-    public func addFile(named name: String, from source: String) throws(ArchiveError) {
+    /// - Parameter progress: told the size of each chunk as it goes in.
+    public func addFile(named name: String, from source: String, progress: ((Int) -> Void)? = nil) throws(ArchiveError) {
         let descriptor = open(source, O_RDONLY)
         guard descriptor >= 0 else { throw ArchiveError(path: source, reason: String(cString: strerror(errno))) }
         defer { close(descriptor) }
@@ -102,8 +107,10 @@ public final class ArchiveWriter {
             guard count > 0 else {
                 throw ArchiveError(path: source, reason: count == 0 ? "the file shrank while being archived" : String(cString: strerror(errno)))
             }
-            try writeData(buffer, count: min(count, Int(remaining)), entry: name)
+            let used = min(count, Int(remaining))
+            try writeData(buffer, count: used, entry: name)
             remaining -= Int64(count)
+            progress?(used)
         }
     }
 
@@ -114,11 +121,17 @@ public final class ArchiveWriter {
     }
 
     /// Writes the archive's end; the file is complete only after this returns.
-    public func finish() throws(ArchiveError) {
+    /// - Returns: the SHA-256 of the whole file, for ``ArchiveSeal/seal(_:format:digest:)``.
+    @discardableResult
+    public func finish() throws(ArchiveError) -> [UInt8] {
         finished = true
-        guard archive_write_close(archive) == LibArchive.ok else {
-            throw ArchiveError(path: path, reason: LibArchive.message(archive))
-        }
+        guard archive_write_close(archive) == LibArchive.ok else { throw error() }
+        return output.digest
+    }
+
+    /// The write's own reason when the file system refused bytes, else libarchive's message.
+    private func error(entry: String? = nil) -> ArchiveError {
+        ArchiveError(path: path, entry: entry, reason: output.failure ?? LibArchive.message(archive))
     }
 
     private func writeHeader(name: String, size: Int64) throws(ArchiveError) {
@@ -132,12 +145,12 @@ public final class ArchiveWriter {
         archive_entry_set_uid(entry, 0)
         archive_entry_set_gid(entry, 0)
         guard archive_write_header(archive, entry) == LibArchive.ok else {
-            throw ArchiveError(path: path, entry: name, reason: LibArchive.message(archive))
+            throw error(entry: name)
         }
     }
 
     private func writeData(_ bytes: [UInt8], count: Int, entry: String) throws(ArchiveError) {
         let written = bytes.withUnsafeBytes { archive_write_data(archive, $0.baseAddress, count) }
-        guard written == count else { throw ArchiveError(path: path, entry: entry, reason: LibArchive.message(archive)) }
+        guard written == count else { throw error(entry: entry) }
     }
 }
