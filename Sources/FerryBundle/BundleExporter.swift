@@ -30,10 +30,13 @@ public struct BundleSummary: Sendable {
 public struct BundleExporter: Sendable {
     public var format: ArchiveFormat
     public var ferryVersion: String
+    /// Called from the working threads as rows are written and bytes archived.
+    public var progress: (@Sendable (ExportProgress) -> Void)?
 
-    public init(format: ArchiveFormat = .tarZstd, ferryVersion: String = "0") {
+    public init(format: ArchiveFormat = .tarZstd, ferryVersion: String = "0", progress: (@Sendable (ExportProgress) -> Void)? = nil) {
         self.format = format
         self.ferryVersion = ferryVersion
+        self.progress = progress
     }
 
     public func export(store: String, to output: String) throws -> BundleSummary {
@@ -64,7 +67,8 @@ public struct BundleExporter: Sendable {
                                     attachmentCount: attachments.count, payloadBytes: payload.values.reduce(0) { $0 + $1.size },
                                     payloadFiles: payload.count)
         let tags = tagFiles(summary, manifest: manifest)
-        try archive(tags: tags, payload: payload.keys.sorted(), staging: staging, output: output, time: Self.epochSeconds(createdAt))
+        try archive(tags: tags, payload: payload.keys.sorted(), payloadBytes: summary.payloadBytes, staging: staging, output: output,
+                    time: Self.epochSeconds(createdAt))
         return summary
     }
 
@@ -75,28 +79,44 @@ public struct BundleExporter: Sendable {
         -> (counts: [String: Int], files: [String: FileDigest], schemaVersion: Int, createdAt: String) {
         try staging.makeFolders(for: BundleLayout.tableFile("x"))
         try staging.makeFolders(for: BundleLayout.attachmentFile("x"))
-        let (tables, schemaVersion) = try Self.openSnapshot(snapshotPath).read { db in
-            (try Self.tablesLargestFirst(db), try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0)
+        let (sizes, schemaVersion) = try Self.openSnapshot(snapshotPath).read { db in
+            (try CanonicalTables.largestFirst(db), try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0)
         }
+        let tables = sizes.map(\.table)
+        let tally = progress.map { ProgressTally(.tables, total: Int64(sizes.reduce(0) { $0 + $1.rows }), report: $0) }
+        // Jobs are taken in this order. The check comes first: on a damaged file its report is
+        // the error shown, as no job starts after one fails. Then the tables, largest first, and
+        // the digest last, which fills the gap beside the largest table on two cores.
+        // Errors name the store given, not the private snapshot, which is gone by then.
         var jobs: [@Sendable () throws -> SnapshotPart] = [{
             // The structure only: CHECK constraints held when the rows were written (by convert
             // or a checked import).
-            let problems = try CanonicalStore.structuralCheck(snapshotPath)
+            let problems: [String]
+            do {
+                problems = try CanonicalStore.structuralCheck(snapshotPath)
+            } catch var error as StoreError {
+                error.path = store
+                throw error
+            }
             guard problems.isEmpty else { throw StoreError(.integrity(problems), path: store) }
             return .checked
-        }, {
-            .files([BundleLayout.storeSnapshot: try digestOfFile(snapshotPath)])
         }]
         for table in tables {
             jobs.append {
-                .table(table, try TableExporter(database: try Self.openSnapshot(snapshotPath), staging: staging).export(table))
+                do {
+                    let exporter = TableExporter(database: try Self.openSnapshot(snapshotPath), staging: staging, progress: tally)
+                    return .table(table, try exporter.export(table))
+                } catch let error as DatabaseError {
+                    throw StoreError(.database(error.message ?? "\(error.resultCode)"), path: store, activity: "reading \(table)")
+                }
             }
         }
+        jobs.append { .files([BundleLayout.storeSnapshot: try digestOfFile(snapshotPath)]) }
         var counts: [String: Int] = [:]
         var files: [String: FileDigest] = [:]
         // The newest `modified_at` of any recipe, project or log: the time the data is from.
         var createdAt: String?
-        for part in try ParallelJobs.run(jobs, threads: Self.threads) {
+        for part in try ParallelJobs.run(jobs, threads: ParallelJobs.defaultThreads) {
             switch part {
             case .checked: break
             case .files(let written): files.merge(written) { first, _ in first }
@@ -117,21 +137,12 @@ public struct BundleExporter: Sendable {
         case table(String, TableFile)
     }
 
-    static let threads = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4))
-
     static func openSnapshot(_ snapshotPath: String) throws -> DatabaseQueue {
         var configuration = Configuration()
         configuration.readonly = true
+        // The jobs open their connections side by side: a moment's lock is waited out, not an error.
+        configuration.busyMode = .timeout(10)
         return try DatabaseQueue(path: snapshotPath, configuration: configuration)
-    }
-
-    /// The canonical tables the snapshot has, the ones with most rows first (`max(rowid)`, which
-    /// SQLite answers from the end of the b-tree, stands in for the count).
-    static func tablesLargestFirst(_ db: Database) throws -> [String] {
-        let present = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
-        let tables = CanonicalTables.all.filter { present.contains($0) }
-        let sizes = try tables.map { try Int.fetchOne(db, sql: "SELECT max(rowid) FROM \($0)") ?? 0 }
-        return zip(tables, sizes).sorted { $0.1 > $1.1 }.map(\.0)
     }
 
     private func tagFiles(_ summary: BundleSummary, manifest: [UInt8]) -> [(String, [UInt8])] {
@@ -166,7 +177,8 @@ public struct BundleExporter: Sendable {
                 (BundleLayout.manifestFile, manifest), (BundleLayout.tagManifestFile, tagManifest)]
     }
 
-    private func archive(tags: [(String, [UInt8])], payload: [String], staging: StagingFolder, output: String, time: Int) throws {
+    private func archive(tags: [(String, [UInt8])], payload: [String], payloadBytes: Int64, staging: StagingFolder, output: String,
+                         time: Int) throws {
         let url = URL(fileURLWithPath: output)
         let root = Self.rootName(url.lastPathComponent)
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).partial").path
@@ -175,9 +187,11 @@ public struct BundleExporter: Sendable {
         do {
             let writer = try ArchiveWriter(path: temporary, format: format, modificationTime: time)
             for (name, bytes) in tags { try writer.addFile(named: "\(root)/\(name)", bytes: bytes) }
-            for name in payload { try writer.addFile(named: "\(root)/\(name)", from: staging.file(name)) }
-            try writer.finish()
-            try ArchiveSeal.seal(temporary, format: format)
+            let tally = progress.map { ProgressTally(.archive, total: payloadBytes, report: $0) }
+            for name in payload {
+                try writer.addFile(named: "\(root)/\(name)", from: staging.file(name)) { tally?.add(Int64($0)) }
+            }
+            try ArchiveSeal.seal(temporary, format: format, digest: try writer.finish())
         } catch {
             throw BundleError(.cannotWrite(Self.reason(error)), path: output)
         }

@@ -12,36 +12,58 @@ import GRDBSQLite
 struct TableExporter: Sendable {
     let database: DatabaseQueue
     let staging: StagingFolder
+    let progress: ProgressTally?
     /// Rows are handed to the file in chunks of about this many bytes.
     private static let chunkSize = 256 * 1024
 
-    init(database: DatabaseQueue, staging: StagingFolder) {
+    init(database: DatabaseQueue, staging: StagingFolder, progress: ProgressTally? = nil) {
         self.database = database
         self.staging = staging
+        self.progress = progress
     }
 
     /// One table's file: its row count, every payload file written (relative path → digest):
     /// the table's NDJSON, and for `attachment_content` each attachment; and for recipes,
     /// projects and logs the newest `modified_at`.
     func export(_ table: String) throws -> TableFile {
+        do {
+            return try export(table, sortedBySQLite: true)
+        } catch is NoRoomToSort {
+            unlink(staging.file(BundleLayout.tableFile(table)))
+            return try export(table, sortedBySQLite: false)
+        }
+    }
+
+    /// SQLite's temporary folder had no room to sort the table; nothing was written.
+    private struct NoRoomToSort: Error {}
+
+    private func export(_ table: String, sortedBySQLite: Bool) throws -> TableFile {
         var result = TableFile()
         let relative = BundleLayout.tableFile(table)
         let file = try HashingFileWriter(path: staging.file(relative))
-        try database.read { db in try writeRows(of: table, db: db, to: file, into: &result) }
+        try database.read { db in try writeRows(of: table, sortedBySQLite: sortedBySQLite, db: db, to: file, into: &result) }
         result.files[relative] = try file.finish()
         return result
     }
 
-    private func writeRows(of table: String, db: Database, to file: HashingFileWriter, into result: inout TableFile) throws {
+    private func writeRows(of table: String, sortedBySQLite: Bool, db: Database, to file: HashingFileWriter, into result: inout TableFile) throws {
         let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(\(table))")
         let names: [String] = columns.map { $0["name"] }
         let key = columns.filter { ($0["pk"] as Int) > 0 }.sorted { ($0["pk"] as Int) < ($1["pk"] as Int) }.map { $0["name"] as String }
-        let order = key.isEmpty ? "rowid" : key.map { "\"\($0)\"" }.joined(separator: ", ")
+        // `+` keeps SQLite from walking the key's index, which visits the rows in random page
+        // order (a read per row at a million logs); it scans the table in storage order and
+        // sorts instead, spilling to temporary files. Same order: the key's BINARY collation.
+        // Without room for that in SQLite's temporary folder, the key's index is walked instead:
+        // slower, and it needs no space.
+        let order = key.isEmpty ? "rowid" : key.map { "\(sortedBySQLite ? "+" : "")\"\($0)\"" }.joined(separator: ", ")
         let sql = "SELECT * FROM \(table) ORDER BY \(order)"
         // GRDB finalizes the statement when `prepared` goes away: it is kept until the last row.
         let prepared = try db.makeStatement(sql: sql)
         defer { withExtendedLifetime(prepared) {} }
         let statement = prepared.sqliteStatement
+        var status = sqlite3_step(statement)
+        // The sorter takes in every row before the first comes out: nothing is written yet.
+        if status & 0xFF == SQLITE_FULL, sortedBySQLite, !key.isEmpty { throw NoRoomToSort() }
         // `"name":` of each column, with the comma before every one but the first, in one buffer.
         var keys = JSONWriter()
         var keyRanges: [Range<Int>] = []
@@ -58,9 +80,7 @@ struct TableExporter: Sendable {
         var newest: [UInt8] = []
         var writer = JSONWriter(sortedKeys: false)
         try keys.bytes.withUnsafeBufferPointer { keyBytes in
-            while true {
-                let status = sqlite3_step(statement)
-                if status == SQLITE_DONE { break }
+            while status != SQLITE_DONE {
                 guard status == SQLITE_ROW else {
                     throw DatabaseError(resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
                 }
@@ -99,8 +119,11 @@ struct TableExporter: Sendable {
                     try file.write(writer.bytes)
                     writer.reset()
                 }
+                if result.count % 4096 == 0 { progress?.add(4096) }
+                status = sqlite3_step(statement)
             }
         }
+        progress?.add(Int64(result.count % 4096))
         try file.write(writer.bytes)
         if !newest.isEmpty { result.newestModification = String(decoding: newest, as: UTF8.self) }
     }

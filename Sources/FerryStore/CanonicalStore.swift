@@ -61,7 +61,7 @@ public final class CanonicalStore: @unchecked Sendable {
     /// copied byte for byte by the kernel while a read transaction holds SQLite's shared lock,
     /// under which no writer can change the file: at a million logs 0.3 s, where SQLite's backup
     /// API, page by page, takes 2.5 s. A store in WAL mode, whose file alone is not the data,
-    /// goes through the backup API.
+    /// goes through the backup API, and its copy is in rollback-journal mode.
     public func copy(to destination: String) throws {
         do {
             if try queue.read({ try String.fetchOne($0, sql: "PRAGMA journal_mode") })?.lowercased() != "wal" {
@@ -69,6 +69,10 @@ public final class CanonicalStore: @unchecked Sendable {
             }
             let copy = try DatabaseQueue(path: destination)
             try queue.backup(to: copy)
+            // The copy keeps the source's WAL mode, and a WAL file is not whole without its
+            // shared index: connections opening it side by side race to rebuild that index
+            // (SQLITE_BUSY). A rollback journal makes the copy one self-contained file.
+            try copy.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = DELETE") }
             try copy.close()
         } catch let error as DatabaseError {
             throw StoreError(error, path: destination, activity: "copying \(path)", writing: true)
@@ -148,6 +152,8 @@ public final class CanonicalStore: @unchecked Sendable {
         do {
             var configuration = Configuration()
             configuration.readonly = true
+            // Other readers open the same file side by side (export's jobs); a lock is waited out.
+            configuration.busyMode = .timeout(10)
             let reader = try DatabaseQueue(path: path, configuration: configuration)
             defer { try? reader.close() }
             return try reader.read { try String.fetchAll($0, sql: "PRAGMA quick_check") }.filter { $0 != "ok" }
@@ -179,6 +185,16 @@ public final class CanonicalStore: @unchecked Sendable {
 
 /// The canonical tables, parents before children.
 public enum CanonicalTables {
+    /// The canonical tables a file has, the ones with most rows first (`max(rowid)`, which
+    /// SQLite answers from the end of the b-tree, stands in for the count): the order in which
+    /// work per table keeps threads evenly loaded.
+    public static func largestFirst(_ db: Database) throws -> [(table: String, rows: Int)] {
+        let present = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
+        let tables = all.filter { present.contains($0) }
+        let sizes = try tables.map { try Int.fetchOne(db, sql: "SELECT max(rowid) FROM \($0)") ?? 0 }
+        return zip(tables, sizes).sorted { $0.1 > $1.1 }.map { (table: $0.0, rows: $0.1) }
+    }
+
     public static let all = [
         "recipe", "recipe_parameter", "recipe_step", "project", "project_step", "log", "log_snapshot",
         "material_line", "catalog_item", "tag", "technique", "recipe_tag", "project_tag", "log_tag",

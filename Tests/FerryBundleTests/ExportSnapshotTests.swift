@@ -40,6 +40,9 @@ import Testing
 
         let snapshot = path("snapshot.sqlite")
         try Data(try entry("data/store.sqlite", of: bundle)).write(to: URL(fileURLWithPath: snapshot))
+        // Header bytes 18 and 19 are 2 in WAL mode: the bundled file must stand alone.
+        let header = [UInt8](try Data(contentsOf: URL(fileURLWithPath: snapshot)).prefix(20))
+        #expect(header[18] == 1 && header[19] == 1, "the snapshot is in rollback-journal mode")
         let names = try DatabaseQueue(path: snapshot).read { try String.fetchAll($0, sql: "SELECT name FROM tag") }
         #expect(names.contains("only in the log"))
         let tags = String(decoding: try entry("data/tables/tag.ndjson", of: bundle), as: UTF8.self)
@@ -80,6 +83,107 @@ import Testing
         }
         #expect(checkedValues > 500)
         try queue.close()
+    }
+
+    /// Lines follow the primary key, not the order rows were written in: tags with random ids,
+    /// and parameters (a two-column key) written in reverse order of their names.
+    @Test func linesFollowThePrimaryKeyNotTheStorageOrder() throws {
+        let store = try BundleFixtures.sampleStore(at: path("order.ferry"))
+        let queue = try DatabaseQueue(path: store)
+        let recipes = try queue.write { db in
+            for index in 0..<300 {
+                try db.execute(sql: "INSERT INTO tag (id, name) VALUES (?, ?)", arguments: [UUID().uuidString, "tag \(index)"])
+            }
+            let recipes = try String.fetchAll(db, sql: "SELECT id FROM recipe ORDER BY id DESC LIMIT 3")
+            for recipe in recipes {
+                for name in ["zeta", "omega", "mu", "alpha", "Beta"] {
+                    try db.execute(sql: "INSERT OR IGNORE INTO recipe_parameter (recipe_id, name, position, value) VALUES (?, ?, 0, 1)",
+                                   arguments: [recipe, name])
+                }
+            }
+            return recipes
+        }
+        try #require(recipes.count == 3)
+        let storageOrder = try queue.read { try String.fetchAll($0, sql: "SELECT id FROM tag ORDER BY rowid") }
+        try #require(storageOrder != storageOrder.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        try queue.close()
+
+        let bundle = path("order.tar.zst")
+        _ = try BundleExporter().export(store: store, to: bundle)
+        func keys(_ table: String, _ columns: [String]) throws -> [[String]] {
+            try entry("data/tables/\(table).ndjson", of: bundle).split(separator: 0x0A).map { line in
+                guard case .object(let object) = try JSONReader().read(Array(line)) else { return [] }
+                return columns.map { column in object[column].flatMap { if case .string(let text) = $0 { text } else { nil } } ?? "" }
+            }
+        }
+        let tags = try keys("tag", ["id"])
+        #expect(tags.count == storageOrder.count)
+        #expect(Self.firstMisplaced(tags) == nil)
+        let parameters = try keys("recipe_parameter", ["recipe_id", "name"])
+        #expect(parameters.count >= 15)
+        #expect(Self.firstMisplaced(parameters) == nil)
+    }
+
+    /// A snapshot that fails SQLite's structural check gives the check's report, not whichever
+    /// table job ran into the damage, and no bundle.
+    @Test func aDamagedStoreGivesTheCheckReportAndNoBundle() throws {
+        let store = try BundleFixtures.sampleStore(at: path("damaged.ferry"))
+        let queue = try DatabaseQueue(path: store)
+        let (pageSize, logRoot) = try queue.read { db in
+            (try Int.fetchOne(db, sql: "PRAGMA page_size")!, try Int.fetchOne(db, sql: "SELECT rootpage FROM sqlite_master WHERE name = 'log'")!)
+        }
+        try queue.close()
+        // The log table's root page keeps its header but loses its cell pointers.
+        let handle = try #require(FileHandle(forUpdatingAtPath: store))
+        try handle.seek(toOffset: UInt64((logRoot - 1) * pageSize + 12))
+        try handle.write(contentsOf: Data(repeating: 0xFF, count: 64))
+        try handle.close()
+
+        let bundle = path("damaged.tar.zst")
+        #expect {
+            _ = try BundleExporter().export(store: store, to: bundle)
+        } throws: { error in
+            // SQLite either lists the problems or stops at the first page it cannot read.
+            guard let error = error as? StoreError, error.path == store else { return false }
+            if case .integrity(let problems) = error.kind { return !problems.isEmpty }
+            return error.activity == "checking" && error.message.contains("malformed")
+        }
+        #expect(!FileManager.default.fileExists(atPath: bundle))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.hasPrefix(".") }.isEmpty)
+    }
+
+    /// Progress counts every row of every table, then every payload byte into the archive.
+    @Test func progressCountsTheRowsThenThePayload() throws {
+        let store = try BundleFixtures.sampleStore(at: path("progress.ferry"))
+        let updates = Updates()
+        let summary = try BundleExporter(progress: { updates.add($0) }).export(store: store, to: path("progress.tar.zst"))
+        let tables = updates.all.filter { $0.stage == .tables }
+        let archive = updates.all.filter { $0.stage == .archive }
+        let rows = Int64(summary.counts.values.reduce(0, +))
+        #expect(rows > 20)
+        #expect(tables.first?.done == 0)
+        #expect(tables.last?.done == rows)
+        #expect(tables.allSatisfy { $0.done <= $0.total })
+        #expect(zip(tables, tables.dropFirst()).allSatisfy { $0.done <= $1.done })
+        #expect(archive.first == ExportProgress(stage: .archive, done: 0, total: summary.payloadBytes))
+        #expect(archive.last == ExportProgress(stage: .archive, done: summary.payloadBytes, total: summary.payloadBytes))
+        #expect(updates.all.firstIndex { $0.stage == .archive }! > updates.all.lastIndex { $0.stage == .tables }!)
+    }
+
+    final class Updates: @unchecked Sendable {
+        private let lock = NSLock()
+        private var list: [ExportProgress] = []
+        var all: [ExportProgress] { lock.withLock { list } }
+        func add(_ update: ExportProgress) { lock.withLock { list.append(update) } }
+    }
+
+    /// The first key not after the one before it in SQLite's BINARY order, column by column.
+    static func firstMisplaced(_ keys: [[String]]) -> String? {
+        func precedes(_ left: [String], _ right: [String]) -> Bool {
+            for (a, b) in zip(left, right) where a != b { return a.utf8.lexicographicallyPrecedes(b.utf8) }
+            return false
+        }
+        return zip(keys, keys.dropFirst()).first { !precedes($0, $1) }.map { "\($1) after \($0)" }
     }
 
     static func json(_ value: DatabaseValue) -> JSONValue {

@@ -16,20 +16,36 @@ import Testing
         return try directory.write(lines.joined(separator: "\n"), to: "logs.ndjson")
     }
 
+    /// What a terminal shows while `ferry ARGUMENTS` runs (a shell command line): script(1) runs
+    /// it on a pseudo-terminal, as a user's shell would.
+    func onTerminal(_ arguments: String) throws -> String {
+        let transcript = directory.url.appendingPathComponent("transcript-\(UUID().uuidString)").path
+        let result = try CommandRunner.run("/usr/bin/script", ["-qfec", "\(CommandRunner.ferry) \(arguments)", transcript],
+                                           environment: ["TERM": "xterm", "PATH": "/usr/bin:/bin"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        return try String(contentsOfFile: transcript, encoding: .utf8)
+    }
+
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script(1) for a terminal"))
     func aTerminalSeesRecordsThroughputAndTheLineCleared() throws {
         let input = try input()
         let store = directory.url.appendingPathComponent("tty.ferry").path
-        let transcript = directory.url.appendingPathComponent("transcript").path
-        // script(1) runs ferry on a pseudo-terminal, as a user's shell would.
-        let command = "\(CommandRunner.ferry) convert \(input) --from brewguide --to \(store)"
-        let result = try CommandRunner.run("/usr/bin/script", ["-qfec", command, transcript], environment: ["TERM": "xterm", "PATH": "/usr/bin:/bin"])
-        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        let screen = try String(contentsOfFile: transcript, encoding: .utf8)
+        let screen = try onTerminal("convert \(input) --from brewguide --to \(store)")
         // Redraws are at most five a second, so which counts appear depends on speed: the first
         // line always does, and the line is cleared before the summary.
         #expect(screen.contains("\r\u{1B}[Kferry: logs.ndjson: 0 records, 0.0 of "), "\(screen.prefix(600))")
         #expect(screen.contains("\r\u{1B}[Kferry: \(input): brewguide DTO JSON, 9000 records"), "\(screen.suffix(600))")
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script(1) for a terminal"))
+    func anExportShowsRowsThenArchivingAndClearsTheLine() throws {
+        let store = directory.url.appendingPathComponent("export.ferry").path
+        #expect(try CommandRunner.ferry(["convert", try input(), "--from", "brewguide", "--to", store]).status == 0)
+        let screen = try onTerminal("export \(store) -o \(directory.url.appendingPathComponent("export.tar.zst").path)")
+        // 9,000 logs give 18,000 rows and more: the estimate is each table's largest rowid.
+        #expect(screen.contains("\r\u{1B}[Kferry: export: 0 of about 18,0"), "\(screen.prefix(600))")
+        #expect(screen.contains("\r\u{1B}[Kferry: export: archiving 0.0 of "), "\(screen.prefix(1200))")
+        #expect(screen.contains("\r\u{1B}[Kferry: exported \(store)"), "\(screen.suffix(600))")
     }
 
     @Test func aPipeGetsNoProgressLines() throws {
@@ -39,5 +55,11 @@ import Testing
         #expect(!result.stderr.contains("\u{1B}["), "no terminal control codes in a pipe")
         #expect(!result.stderr.contains("MB/s"))
         #expect(result.stderr.contains("brewguide DTO JSON, 9000 records"))
+
+        let exported = try CommandRunner.ferry(["export", directory.url.appendingPathComponent("pipe.ferry").path,
+                                                "-o", directory.url.appendingPathComponent("pipe.tar.zst").path])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        #expect(!exported.stderr.contains("\u{1B}["), "no terminal control codes in a pipe")
+        #expect(exported.stderr.hasPrefix("ferry: exported "))
     }
 }

@@ -1,12 +1,14 @@
+import FerryBundle
 import FerryCanonical
 import Foundation
 
-/// A progress line for long conversions, redrawn in place on stderr when it is a terminal:
-/// records read, megabytes of megabytes, throughput and time left.
+/// A progress line for long conversions and exports, redrawn in place on stderr when it is a
+/// terminal: how much is done of how much, throughput and time left.
 final class ProgressLine: @unchecked Sendable {
     private let lock = NSLock()
-    private var file = ""
-    private var fileStart = DispatchTime.now()
+    /// What the line is about (an input file, an export stage): throughput restarts when it changes.
+    private var subject = ""
+    private var subjectStart = DispatchTime.now()
     private var lastDraw: DispatchTime?
     private var drawn = false
 
@@ -14,18 +16,27 @@ final class ProgressLine: @unchecked Sendable {
     static var wanted: Bool { isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb" }
 
     func update(_ progress: ConversionProgress) {
+        draw(subject: progress.file) { Self.text(progress, elapsed: $0) }
+    }
+
+    func update(_ progress: ExportProgress) {
+        draw(subject: progress.stage.rawValue) { Self.text(progress, elapsed: $0) }
+    }
+
+    private func draw(subject current: String, _ text: (Double) -> String) {
         lock.lock()
         defer { lock.unlock() }
         let now = DispatchTime.now()
-        if progress.file != file {
-            file = progress.file
-            fileStart = now
+        let changed = current != subject
+        if changed {
+            subject = current
+            subjectStart = now
         }
         // A redraw five times a second is enough to read, and costs nothing measurable.
-        if let lastDraw, now.uptimeNanoseconds - lastDraw.uptimeNanoseconds < 200_000_000 { return }
+        if !changed, let lastDraw, now.uptimeNanoseconds - lastDraw.uptimeNanoseconds < 200_000_000 { return }
         lastDraw = now
-        let elapsed = Double(now.uptimeNanoseconds - fileStart.uptimeNanoseconds) / 1e9
-        FileHandle.standardError.write(Data(("\r\u{1B}[K" + Self.text(progress, elapsed: elapsed)).utf8))
+        let elapsed = Double(now.uptimeNanoseconds - subjectStart.uptimeNanoseconds) / 1e9
+        FileHandle.standardError.write(Data(("\r\u{1B}[K" + text(elapsed)).utf8))
         drawn = true
     }
 
@@ -52,6 +63,25 @@ final class ProgressLine: @unchecked Sendable {
         parts.append(String(format: "%.1f MB/s", rate / 1e6))
         if let total = progress.totalBytes, total > progress.bytesRead {
             parts.append("about \(duration(Double(total - progress.bytesRead) / rate)) left")
+        }
+        return parts.joined(separator: ", ")
+    }
+
+    static func text(_ progress: ExportProgress, elapsed: Double) -> String {
+        let percent = progress.total > 0 ? min(100, Int(progress.done * 100 / progress.total)) : 100
+        var parts: [String]
+        let rate = elapsed > 0.05 ? Double(progress.done) / elapsed : 0
+        switch progress.stage {
+        case .tables:
+            parts = ["ferry: export: \(progress.done.formatted(.number.grouping(.automatic))) of about "
+                     + "\(progress.total.formatted(.number.grouping(.automatic))) rows (\(percent)%)"]
+            if rate > 0 { parts.append("\(Int(rate).formatted(.number.grouping(.automatic))) rows/s") }
+        case .archive:
+            parts = [String(format: "ferry: export: archiving %.1f of %.1f MB (%d%%)", Double(progress.done) / 1e6, Double(progress.total) / 1e6, percent)]
+            if rate > 0 { parts.append(String(format: "%.1f MB/s", rate / 1e6)) }
+        }
+        if rate > 0, progress.total > progress.done {
+            parts.append("about \(duration(Double(progress.total - progress.done) / rate)) left")
         }
         return parts.joined(separator: ", ")
     }

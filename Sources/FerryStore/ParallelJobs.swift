@@ -3,8 +3,11 @@ import Foundation
 /// Runs independent jobs on a few threads and waits for all of them. Jobs are taken in the
 /// order given, so putting the longest first keeps the threads evenly loaded. After a job
 /// fails no new one starts, and the error of the earliest failed job is thrown.
-enum ParallelJobs {
-    static func run<Value: Sendable>(_ jobs: [@Sendable () throws -> Value], threads: Int) throws -> [Value] {
+public enum ParallelJobs {
+    /// One thread per core, at most four: the jobs Ferry runs (tables, checks) gain nothing more.
+    public static let defaultThreads = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4))
+
+    public static func run<Value: Sendable>(_ jobs: [@Sendable () throws -> Value], threads: Int) throws -> [Value] {
         let state = JobState<Value>(count: jobs.count)
         DispatchQueue.concurrentPerform(iterations: max(1, min(threads, jobs.count))) { _ in
             while let index = state.take() {
