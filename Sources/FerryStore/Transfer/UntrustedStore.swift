@@ -16,20 +16,50 @@ public enum UntrustedStore {
     public static func check(_ path: String) throws -> (version: Int, counts: [String: Int]) {
         do {
             let version = try checkSchema(path)
-            var configuration = Configuration()
-            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = ON") }
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
-            defer { try? queue.close() }
-            let problems = try queue.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") }.filter { $0 != "ok" }
+            let problems = try integrityProblems(path)
             guard problems.isEmpty else { throw StoreError(.integrity(problems), path: path) }
-            let dangling = try queue.read { try Row.fetchAll($0, sql: "PRAGMA foreign_key_check") }
-            if let first = dangling.first {
-                throw StoreError(.integrity(["\(dangling.count) rows refer to missing rows, first in \(first[0] as String? ?? "?")"]), path: path)
-            }
+            let queue = try open(path)
+            defer { try? queue.close() }
             return (version, try StoreBackup.rowCounts(queue).filter { CanonicalTables.all.contains($0.key) })
         } catch let error as DatabaseError {
             throw StoreError(error, path: path, activity: "checking")
         }
+    }
+
+    /// What `integrity_check` and `foreign_key_check` find, checked in parts side by side: each
+    /// table with its indexes (`integrity_check(table)`: records, NOT NULL, CHECK, index entries),
+    /// and `quick_check` for what only a whole-file pass sees (pages in no b-tree, the free
+    /// list). At a million logs the whole check takes 20.6 s on one thread, its two largest
+    /// tables 11.4 and 9.2 s. Only for a file whose schema is known to be exactly Ferry's.
+    static func integrityProblems(_ path: String) throws -> [String] {
+        // The whole-file checks first, then the tables largest first: the threads stay evenly loaded.
+        let tables = try open(path).read { try CanonicalTables.largestFirst($0) }
+        let checks = ["PRAGMA quick_check", "PRAGMA foreign_key_check"] + tables.map { "PRAGMA integrity_check(\($0.table))" }
+        let jobs: [@Sendable () throws -> [String]] = checks.map { check in {
+            // quick_check is there for the pages; on a read-only connection it skips the CHECK
+            // constraints the table checks evaluate anyway (1.4 s instead of 9.8 s).
+            try open(path, readOnly: check == "PRAGMA quick_check").read { db in try problems(check, db: db) }
+        } }
+        return try ParallelJobs.run(jobs, threads: ParallelJobs.defaultThreads).flatMap { $0 }
+    }
+
+    private static func problems(_ check: String, db: Database) throws -> [String] {
+        guard check == "PRAGMA foreign_key_check" else { return try String.fetchAll(db, sql: check).filter { $0 != "ok" } }
+        let dangling = try Row.fetchAll(db, sql: check)
+        guard let first = dangling.first else { return [] }
+        return ["\(dangling.count) rows refer to missing rows, first in \(first[0] as String? ?? "?")"]
+    }
+
+    /// A connection for checking: opened for writing unless told, because a read-only
+    /// connection's `integrity_check` skips CHECK constraints (SQLite 3.40); writes refused.
+    private static func open(_ path: String, readOnly: Bool = false) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.readonly = readOnly
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = ON") }
+        // The checks open their connections at the same moment; a WAL-mode file's shared index
+        // may be being rebuilt by one of them.
+        configuration.busyMode = .timeout(10)
+        return try DatabaseQueue(path: path, configuration: configuration)
     }
 
     /// The schema version, once the schema is exactly what Ferry's migrations make for it. Read
@@ -74,3 +104,4 @@ public enum UntrustedStore {
         return try queue.read(schema)
     }
 }
+
