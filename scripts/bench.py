@@ -208,6 +208,9 @@ def measure(cases, runs):
     for round_number in range(runs):
         order = names[round_number % len(names):] + names[:round_number % len(names)]
         for name in order:
+            # Each case starts with nothing left to write back: otherwise the kernel flushes the
+            # previous case's output (a 700 MB store) during whichever case comes next.
+            os.sync()
             seconds, rss = cases[name]()
             print(f"bench: {name}: {seconds:.2f} s, {rss:.0f} MB", file=sys.stderr)
             times[name].append(seconds)
