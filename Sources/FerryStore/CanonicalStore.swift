@@ -61,7 +61,7 @@ public final class CanonicalStore: @unchecked Sendable {
     /// copied byte for byte by the kernel while a read transaction holds SQLite's shared lock,
     /// under which no writer can change the file: at a million logs 0.3 s, where SQLite's backup
     /// API, page by page, takes 2.5 s. A store in WAL mode, whose file alone is not the data,
-    /// goes through the backup API, and its copy is in rollback-journal mode.
+    /// goes through the backup API; the copy keeps its journal mode.
     public func copy(to destination: String) throws {
         do {
             if try queue.read({ try String.fetchOne($0, sql: "PRAGMA journal_mode") })?.lowercased() != "wal" {
@@ -69,10 +69,6 @@ public final class CanonicalStore: @unchecked Sendable {
             }
             let copy = try DatabaseQueue(path: destination)
             try queue.backup(to: copy)
-            // The copy keeps the source's WAL mode, and a WAL file is not whole without its
-            // shared index: connections opening it side by side race to rebuild that index
-            // (SQLITE_BUSY). A rollback journal makes the copy one self-contained file.
-            try copy.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = DELETE") }
             try copy.close()
         } catch let error as DatabaseError {
             throw StoreError(error, path: destination, activity: "copying \(path)", writing: true)
