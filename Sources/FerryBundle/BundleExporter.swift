@@ -31,9 +31,9 @@ public struct BundleExporter: Sendable {
     public var format: ArchiveFormat
     public var ferryVersion: String
     /// Called from the working threads as rows are written and bytes archived.
-    public var progress: (@Sendable (ExportProgress) -> Void)?
+    public var progress: (@Sendable (BundleProgress) -> Void)?
 
-    public init(format: ArchiveFormat = .tarZstd, ferryVersion: String = "0", progress: (@Sendable (ExportProgress) -> Void)? = nil) {
+    public init(format: ArchiveFormat = .tarZstd, ferryVersion: String = "0", progress: (@Sendable (BundleProgress) -> Void)? = nil) {
         self.format = format
         self.ferryVersion = ferryVersion
         self.progress = progress

@@ -15,11 +15,15 @@ public struct BundleImporter: Sendable {
     public var limits: BundleLimits
     public var backup: StoreBackup
     public var merge: Bool
+    /// Called as the archive is unpacked and as the parts of the store's check finish.
+    public var progress: (@Sendable (BundleProgress) -> Void)?
 
-    public init(limits: BundleLimits = BundleLimits(), backup: StoreBackup = StoreBackup(), merge: Bool = false) {
+    public init(limits: BundleLimits = BundleLimits(), backup: StoreBackup = StoreBackup(), merge: Bool = false,
+                progress: (@Sendable (BundleProgress) -> Void)? = nil) {
         self.limits = limits
         self.backup = backup
         self.merge = merge
+        self.progress = progress
     }
 
     public struct Result: Sendable {
@@ -32,7 +36,7 @@ public struct BundleImporter: Sendable {
 
     public func importBundle(_ bundle: String, into store: String) throws -> Result {
         let staging = try StagingFolder(beside: store, purpose: "import")
-        let scan = try BundleScanner(limits: limits).scan(bundle, into: staging)
+        let scan = try BundleScanner(limits: limits, progress: progress).scan(bundle, into: staging)
         let validation = BagValidator().validate(scan)
         guard validation.problems.isEmpty else { throw BundleError(.invalid(validation.problems), path: bundle) }
         let verification = BundleVerifier.verification(bundle, scan: scan, result: validation)
@@ -40,7 +44,10 @@ public struct BundleImporter: Sendable {
         let snapshot = staging.file(BundleLayout.storeSnapshot)
         let counts: [String: Int]
         do {
-            (_, counts) = try UntrustedStore.check(snapshot)
+            let progress = progress
+            (_, counts) = try UntrustedStore.check(snapshot, progress: progress.map { report in
+                { @Sendable done, total in report(BundleProgress(stage: .check, done: Int64(done), total: Int64(total))) }
+            })
         } catch let error as StoreError {
             throw BundleError(.unusableStore(error.message), path: bundle)
         }

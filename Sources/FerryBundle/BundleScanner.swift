@@ -17,6 +17,13 @@ struct BundleScan {
 /// byte is written, limits stop the pass, and nothing outside staging is touched.
 struct BundleScanner {
     var limits: BundleLimits
+    /// Told the archive file's bytes read of its size (stage ``BundleProgress/Stage/unpack``).
+    var progress: (@Sendable (BundleProgress) -> Void)?
+
+    init(limits: BundleLimits, progress: (@Sendable (BundleProgress) -> Void)? = nil) {
+        self.limits = limits
+        self.progress = progress
+    }
 
     func scan(_ path: String, into staging: StagingFolder? = nil) throws -> BundleScan {
         guard FileManager.default.fileExists(atPath: path) else { throw BundleError(.fileNotFound, path: path) }
@@ -33,6 +40,11 @@ struct BundleScanner {
             scan.problems.append(BundleProblem(.unreadable, nil, error.reason))
             return scan
         }
+        var status = stat()
+        let fileSize = stat(path, &status) == 0 ? Int64(status.st_size) : 0
+        // Opening has read the first blocks already: the stage starts at nothing done all the same.
+        progress?(BundleProgress(stage: .unpack, done: 0, total: fileSize))
+        let report = progress.map { report in { report(BundleProgress(stage: .unpack, done: reader.compressedBytesRead, total: fileSize)) } }
         var policy = EntryPolicy(limits: limits)
         var total: Int64 = 0
         var entries = 0
@@ -99,6 +111,7 @@ struct BundleScanner {
                 }
                 buffer.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
                 if let file { try buffer.withUnsafeBytes { try file.write(UnsafeRawBufferPointer(rebasing: $0[0..<count])) } }
+                report?()
             }
             if let stop {
                 scan.problems.append(stop)

@@ -7,15 +7,19 @@ public enum ParallelJobs {
     /// One thread per core, at most four: the jobs Ferry runs (tables, checks) gain nothing more.
     public static let defaultThreads = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4))
 
-    public static func run<Value: Sendable>(_ jobs: [@Sendable () throws -> Value], threads: Int) throws -> [Value] {
+    /// - Parameter finished: told how many jobs have finished of how many, after each one.
+    public static func run<Value: Sendable>(_ jobs: [@Sendable () throws -> Value], threads: Int,
+                                            finished: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) throws -> [Value] {
         let state = JobState<Value>(count: jobs.count)
         DispatchQueue.concurrentPerform(iterations: max(1, min(threads, jobs.count))) { _ in
             while let index = state.take() {
+                let done: Int
                 do {
-                    state.finish(index, .success(try jobs[index]()))
+                    done = state.finish(index, .success(try jobs[index]()))
                 } catch {
-                    state.finish(index, .failure(error))
+                    done = state.finish(index, .failure(error))
                 }
+                finished?(done, jobs.count)
             }
         }
         return try state.values()
@@ -26,6 +30,7 @@ private final class JobState<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var next = 0
     private var failed = false
+    private var finishedCount = 0
     private var results: [Result<Value, any Error>?]
 
     init(count: Int) {
@@ -40,10 +45,13 @@ private final class JobState<Value: Sendable>: @unchecked Sendable {
         }
     }
 
-    func finish(_ index: Int, _ result: Result<Value, any Error>) {
+    /// - Returns: how many jobs have finished, this one included.
+    func finish(_ index: Int, _ result: Result<Value, any Error>) -> Int {
         lock.withLock {
             if case .failure = result { failed = true }
             results[index] = result
+            finishedCount += 1
+            return finishedCount
         }
     }
 

@@ -23,3 +23,12 @@ enum BundleFixtures {
         return result
     }
 }
+
+/// Every progress update an exporter or importer reports, from whichever thread.
+final class ProgressUpdates: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [BundleProgress] = []
+    var all: [BundleProgress] { lock.withLock { list } }
+    func add(_ update: BundleProgress) { lock.withLock { list.append(update) } }
+    func of(_ stage: BundleProgress.Stage) -> [BundleProgress] { all.filter { $0.stage == stage } }
+}

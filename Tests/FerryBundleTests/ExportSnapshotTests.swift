@@ -155,7 +155,7 @@ import Testing
     /// Progress counts every row of every table, then every payload byte into the archive.
     @Test func progressCountsTheRowsThenThePayload() throws {
         let store = try BundleFixtures.sampleStore(at: path("progress.ferry"))
-        let updates = Updates()
+        let updates = ProgressUpdates()
         let summary = try BundleExporter(progress: { updates.add($0) }).export(store: store, to: path("progress.tar.zst"))
         let tables = updates.all.filter { $0.stage == .tables }
         let archive = updates.all.filter { $0.stage == .archive }
@@ -165,16 +165,9 @@ import Testing
         #expect(tables.last?.done == rows)
         #expect(tables.allSatisfy { $0.done <= $0.total })
         #expect(zip(tables, tables.dropFirst()).allSatisfy { $0.done <= $1.done })
-        #expect(archive.first == ExportProgress(stage: .archive, done: 0, total: summary.payloadBytes))
-        #expect(archive.last == ExportProgress(stage: .archive, done: summary.payloadBytes, total: summary.payloadBytes))
+        #expect(archive.first == BundleProgress(stage: .archive, done: 0, total: summary.payloadBytes))
+        #expect(archive.last == BundleProgress(stage: .archive, done: summary.payloadBytes, total: summary.payloadBytes))
         #expect(updates.all.firstIndex { $0.stage == .archive }! > updates.all.lastIndex { $0.stage == .tables }!)
-    }
-
-    final class Updates: @unchecked Sendable {
-        private let lock = NSLock()
-        private var list: [ExportProgress] = []
-        var all: [ExportProgress] { lock.withLock { list } }
-        func add(_ update: ExportProgress) { lock.withLock { list.append(update) } }
     }
 
     /// The first key not after the one before it in SQLite's BINARY order, column by column.

@@ -48,6 +48,19 @@ import Testing
         #expect(screen.contains("\r\u{1B}[Kferry: exported \(store)"), "\(screen.suffix(600))")
     }
 
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script(1) for a terminal"))
+    func anImportShowsUnpackingThenCheckingAndClearsTheLine() throws {
+        let store = directory.url.appendingPathComponent("import-source.ferry").path
+        let bundle = directory.url.appendingPathComponent("import.tar.zst").path
+        #expect(try CommandRunner.ferry(["convert", try input(), "--from", "brewguide", "--to", store]).status == 0)
+        #expect(try CommandRunner.ferry(["export", store, "-o", bundle]).status == 0)
+        let imported = directory.url.appendingPathComponent("imported.ferry").path
+        let screen = try onTerminal("import \(bundle) --to \(imported)")
+        #expect(screen.contains("\r\u{1B}[Kferry: import: unpacking 0.0 of "), "\(screen.prefix(600))")
+        #expect(screen.contains("\r\u{1B}[Kferry: import: checking the store, 0 of "), "\(screen.prefix(1200))")
+        #expect(screen.contains("\r\u{1B}[Kferry: imported bundle "), "\(screen.suffix(600))")
+    }
+
     @Test func aPipeGetsNoProgressLines() throws {
         let input = try input()
         let result = try CommandRunner.ferry(["convert", input, "--from", "brewguide", "--to", directory.url.appendingPathComponent("pipe.ferry").path])
@@ -61,5 +74,11 @@ import Testing
         #expect(exported.status == 0, "\(exported.stderr)")
         #expect(!exported.stderr.contains("\u{1B}["), "no terminal control codes in a pipe")
         #expect(exported.stderr.hasPrefix("ferry: exported "))
+
+        let imported = try CommandRunner.ferry(["import", directory.url.appendingPathComponent("pipe.tar.zst").path,
+                                                "--to", directory.url.appendingPathComponent("pipe-imported.ferry").path])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(!imported.stderr.contains("\u{1B}["), "no terminal control codes in a pipe")
+        #expect(imported.stderr.hasPrefix("ferry: imported bundle "))
     }
 }

@@ -13,10 +13,13 @@ public enum UntrustedStore {
     /// be exactly Ferry's it is opened for writing, with writes refused, because a read-only
     /// connection's `integrity_check` skips CHECK constraints (SQLite 3.40), and those are what
     /// keep ids, JSON columns and enumerations well formed.
-    public static func check(_ path: String) throws -> (version: Int, counts: [String: Int]) {
+    ///
+    /// - Parameter progress: told how many parts of the check are done of how many, first with none.
+    public static func check(_ path: String, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil)
+        throws -> (version: Int, counts: [String: Int]) {
         do {
             let version = try checkSchema(path)
-            let problems = try integrityProblems(path)
+            let problems = try integrityProblems(path, progress: progress)
             guard problems.isEmpty else { throw StoreError(.integrity(problems), path: path) }
             let queue = try open(path)
             defer { try? queue.close() }
@@ -31,7 +34,7 @@ public enum UntrustedStore {
     /// and `quick_check` for what only a whole-file pass sees (pages in no b-tree, the free
     /// list). At a million logs the whole check takes 20.6 s on one thread, its two largest
     /// tables 11.4 and 9.2 s. Only for a file whose schema is known to be exactly Ferry's.
-    static func integrityProblems(_ path: String) throws -> [String] {
+    static func integrityProblems(_ path: String, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) throws -> [String] {
         // The whole-file checks first, then the tables largest first: the threads stay evenly loaded.
         let tables = try open(path).read { try CanonicalTables.largestFirst($0) }
         let checks = ["PRAGMA quick_check", "PRAGMA foreign_key_check"] + tables.map { "PRAGMA integrity_check(\($0.table))" }
@@ -40,7 +43,8 @@ public enum UntrustedStore {
             // constraints the table checks evaluate anyway (1.4 s instead of 9.8 s).
             try open(path, readOnly: check == "PRAGMA quick_check").read { db in try problems(check, db: db) }
         } }
-        return try ParallelJobs.run(jobs, threads: ParallelJobs.defaultThreads).flatMap { $0 }
+        progress?(0, jobs.count)
+        return try ParallelJobs.run(jobs, threads: ParallelJobs.defaultThreads, finished: progress).flatMap { $0 }
     }
 
     private static func problems(_ check: String, db: Database) throws -> [String] {

@@ -59,17 +59,11 @@ extension Ferry {
         }
 
         func run() throws {
-            let progress = ProgressLine.wanted ? ProgressLine() : nil
-            var options = ConversionOptions(from: from.app, model: model, keepGoing: keepGoing, epoch: epoch.epoch)
-            if let progress {
-                options.progress = { @Sendable update in progress.update(update) }
-            }
-            let job = ConversionJob(inputs: inputs, store: store, options: options, dryRun: dryRun,
-                                    backup: StoreBackup(keep: keepBackups), ferryVersion: Ferry.version)
-            let result: ConversionReport
-            do {
-                defer { progress?.finish() }
-                result = try job.run()
+            let result = try ProgressLine.around { line in
+                var options = ConversionOptions(from: from.app, model: model, keepGoing: keepGoing, epoch: epoch.epoch)
+                options.progress = line?.conversionUpdates
+                return try ConversionJob(inputs: inputs, store: store, options: options, dryRun: dryRun,
+                                         backup: StoreBackup(keep: keepBackups), ferryVersion: Ferry.version).run()
             }
             if let report {
                 var file = try AtomicFile(path: report)

@@ -32,15 +32,8 @@ extension Ferry {
 
         func run() throws {
             let chosen = format?.format ?? ArchiveFormat(fileName: output) ?? .tarZstd
-            let progress = ProgressLine.wanted ? ProgressLine() : nil
-            var exporter = BundleExporter(format: chosen, ferryVersion: Ferry.version)
-            if let progress {
-                exporter.progress = { @Sendable update in progress.update(update) }
-            }
-            let summary: BundleSummary
-            do {
-                defer { progress?.finish() }
-                summary = try exporter.export(store: store, to: output)
+            let summary = try ProgressLine.around { line in
+                try BundleExporter(format: chosen, ferryVersion: Ferry.version, progress: line?.bundleUpdates).export(store: store, to: output)
             }
             let rows = summary.counts.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
             Console.error("""

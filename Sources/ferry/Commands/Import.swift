@@ -37,8 +37,10 @@ extension Ferry {
         }
 
         func run() throws {
-            let importer = BundleImporter(backup: StoreBackup(keep: keepBackups), merge: merge)
-            let result = try importer.importBundle(bundle, into: store)
+            let result = try ProgressLine.around { line in
+                try BundleImporter(backup: StoreBackup(keep: keepBackups), merge: merge, progress: line?.bundleUpdates)
+                    .importBundle(bundle, into: store)
+            }
             let rows = result.counts.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
             Console.error("""
                 ferry: \(result.merged ? "merged" : "imported") bundle \(result.bundleID ?? "?") into \(store)

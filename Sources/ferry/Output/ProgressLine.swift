@@ -15,11 +15,24 @@ final class ProgressLine: @unchecked Sendable {
     /// Whether stderr is a terminal: piped or logged output gets no progress lines.
     static var wanted: Bool { isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb" }
 
+    /// Runs `body` with a progress line when stderr is a terminal (nil otherwise), and clears
+    /// the line when `body` ends, however it ends, so that the summary or error starts clean.
+    static func around<Value>(_ body: (ProgressLine?) throws -> Value) rethrows -> Value {
+        let line = wanted ? ProgressLine() : nil
+        defer { line?.finish() }
+        return try body(line)
+    }
+
+    /// What a conversion reports, drawn on this line.
+    var conversionUpdates: @Sendable (ConversionProgress) -> Void { { [self] in update($0) } }
+    /// What an export or import reports, drawn on this line.
+    var bundleUpdates: @Sendable (BundleProgress) -> Void { { [self] in update($0) } }
+
     func update(_ progress: ConversionProgress) {
         draw(subject: progress.file) { Self.text(progress, elapsed: $0) }
     }
 
-    func update(_ progress: ExportProgress) {
+    func update(_ progress: BundleProgress) {
         draw(subject: progress.stage.rawValue) { Self.text(progress, elapsed: $0) }
     }
 
@@ -67,7 +80,7 @@ final class ProgressLine: @unchecked Sendable {
         return parts.joined(separator: ", ")
     }
 
-    static func text(_ progress: ExportProgress, elapsed: Double) -> String {
+    static func text(_ progress: BundleProgress, elapsed: Double) -> String {
         let percent = progress.total > 0 ? min(100, Int(progress.done * 100 / progress.total)) : 100
         var parts: [String]
         let rate = elapsed > 0.05 ? Double(progress.done) / elapsed : 0
@@ -76,9 +89,14 @@ final class ProgressLine: @unchecked Sendable {
             parts = ["ferry: export: \(progress.done.formatted(.number.grouping(.automatic))) of about "
                      + "\(progress.total.formatted(.number.grouping(.automatic))) rows (\(percent)%)"]
             if rate > 0 { parts.append("\(Int(rate).formatted(.number.grouping(.automatic))) rows/s") }
-        case .archive:
-            parts = [String(format: "ferry: export: archiving %.1f of %.1f MB (%d%%)", Double(progress.done) / 1e6, Double(progress.total) / 1e6, percent)]
+        case .archive, .unpack:
+            let verb = progress.stage == .archive ? "export: archiving" : "import: unpacking"
+            parts = ["ferry: \(verb) " + String(format: "%.1f of %.1f MB (%d%%)", Double(progress.done) / 1e6, Double(progress.total) / 1e6, percent)]
             if rate > 0 { parts.append(String(format: "%.1f MB/s", rate / 1e6)) }
+        case .check:
+            // The parts differ too much in size (one table can be half the work) for a rate or
+            // a time left to mean anything, and the line is redrawn only as parts finish.
+            return "ferry: import: checking the store, \(progress.done) of \(progress.total) parts done"
         }
         if rate > 0, progress.total > progress.done {
             parts.append("about \(duration(Double(progress.total - progress.done) / rate)) left")
