@@ -52,18 +52,10 @@ public struct BundleExporter: Sendable {
         let source = try CanonicalStore(path: store, readOnly: true)
         guard source.hasSchema else { throw StoreError(.notACanonicalStore("it has no Ferry schema"), path: store) }
         do {
-            try source.copy(to: snapshotPath)
-            // A copy of a WAL-mode store is in WAL mode too, and such a file is not whole without
-            // a shared index: the jobs below, opening it side by side, would race to rebuild that
-            // index (SQLITE_BUSY), and the bundled file would not stand alone. A rollback journal
-            // makes it one self-contained file.
-            let snapshot = try DatabaseQueue(path: snapshotPath)
-            try snapshot.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = DELETE") }
-            try snapshot.close()
+            // The jobs below open the snapshot side by side, and it goes into the bundle: one file.
+            try source.copy(to: snapshotPath, standingAlone: true)
         } catch let error as StoreError {
             throw BundleError(.cannotWrite("cannot write the store's snapshot: \(error.message)"), path: output)
-        } catch let error as DatabaseError {
-            throw BundleError(.cannotWrite("cannot write the store's snapshot: \(error.message ?? "\(error.resultCode)")"), path: output)
         }
         try source.close()
 

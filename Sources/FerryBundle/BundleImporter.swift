@@ -44,7 +44,6 @@ public struct BundleImporter: Sendable {
         let snapshot = staging.file(BundleLayout.storeSnapshot)
         let counts: [String: Int]
         do {
-            let progress = progress
             (_, counts) = try UntrustedStore.check(snapshot, progress: progress.map { report in
                 { @Sendable done, total in report(BundleProgress(stage: .check, done: Int64(done), total: Int64(total))) }
             })

@@ -27,6 +27,8 @@ public struct BundleProgress: Sendable, Equatable {
     }
 }
 
+/// Adds up what parallel jobs have done and passes the sum on. Jobs report in steps of
+/// thousands, so one lock is no contention.
 final class ProgressTally: @unchecked Sendable {
     private let lock = NSLock()
     private let stage: BundleProgress.Stage

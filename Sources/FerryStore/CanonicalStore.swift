@@ -61,14 +61,19 @@ public final class CanonicalStore: @unchecked Sendable {
     /// copied byte for byte by the kernel while a read transaction holds SQLite's shared lock,
     /// under which no writer can change the file: at a million logs 0.3 s, where SQLite's backup
     /// API, page by page, takes 2.5 s. A store in WAL mode, whose file alone is not the data,
-    /// goes through the backup API; the copy keeps its journal mode.
-    public func copy(to destination: String) throws {
+    /// goes through the backup API.
+    /// - Parameter standingAlone: switch a copy of a WAL-mode store to a rollback journal. A WAL
+    ///   file is not whole without a shared index, which readers opening it side by side race to
+    ///   rebuild (SQLITE_BUSY); a copy that leaves Ferry must be one file. Otherwise the copy
+    ///   keeps the store's journal mode (convert's working copy of a user's store).
+    public func copy(to destination: String, standingAlone: Bool = false) throws {
         do {
             if try queue.read({ try String.fetchOne($0, sql: "PRAGMA journal_mode") })?.lowercased() != "wal" {
                 return try copyFile(to: destination)
             }
             let copy = try DatabaseQueue(path: destination)
             try queue.backup(to: copy)
+            if standingAlone { try copy.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = DELETE") } }
             try copy.close()
         } catch let error as DatabaseError {
             throw StoreError(error, path: destination, activity: "copying \(path)", writing: true)
