@@ -46,6 +46,10 @@ import Testing
         #expect(twoReport.danglingReferences == oneReport.danglingReferences && twoReport.danglingReferences.count == 267)
         #expect(twoReport.reconstructedSnapshots.map(\.log) == oneReport.reconstructedSnapshots.map(\.log))
         #expect(twoReport.inputs.map(\.records) == [2_000, 1])
+        // The logs' rows are taken on a third thread and played a batch later: still in input order.
+        let order = "SELECT id FROM log ORDER BY rowid"
+        #expect(try DatabaseQueue(path: one).read { try String.fetchAll($0, sql: order) }
+                == DatabaseQueue(path: two).read { try String.fetchAll($0, sql: order) })
     }
 
     @Test func aBadRecordManyBatchesInFailsTheWholeConversion() throws {
@@ -85,10 +89,41 @@ import Testing
                 try session.finish(context)
             }
         } throws: { error in
-            "\(error)".contains("CHECK constraint failed")
+            // The log's rows were played after the next batch was linked; the error still names it.
+            "\(error)".contains("CHECK constraint failed: log.id") && "\(error)".contains("writing BrewLog not-a-uuid")
         }
         #expect(handedOver.value < 200, "the reading thread went on after the store failed")
         #expect(try store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM log") } == 0)
+        try store.close()
+    }
+}
+
+extension PipelineTests {
+    /// A log's rows are played while the next batch is read and linked, yet every row is written in
+    /// the order one thread writes it: a bad log fails before a bad recipe of the batch after it.
+    @Test func theFirstFailureIsTheOneOfTheEarliestRecord() throws {
+        let path = directory.url.appendingPathComponent("order.ferry").path
+        let store = try CanonicalStore(path: path)
+        @Sendable func source(_ entity: String, _ key: String) -> SourceRef {
+            SourceRef(app: .brewguide, entity: entity, key: key, file: "in.json")
+        }
+        #expect {
+            try store.session { session in
+                let context = try BatchPipeline.run(into: session) { sink in
+                    let context = ConversionContext(report: ReportBuilder(store: path, dryRun: false), keepGoing: false)
+                    context.batch.logs = [Log(id: "bad-log", source: source("BrewLog", "bad-log"), kind: "brew",
+                                              createdAt: "2024-05-01T08:00:00Z", modifiedAt: "2024-05-01T08:00:00Z")]
+                    try sink.flush(context)
+                    context.batch.recipes = [Recipe(id: "bad-recipe", source: source("Recipe", "bad-recipe"), kind: "coffee",
+                                                    createdAt: "2024-05-01T08:00:00Z", modifiedAt: "2024-05-01T08:00:00Z")]
+                    try sink.flush(context)
+                    return context
+                }
+                try session.finish(context)
+            }
+        } throws: { error in
+            "\(error)".contains("writing BrewLog bad-log") && !"\(error)".contains("bad-recipe")
+        }
         try store.close()
     }
 }

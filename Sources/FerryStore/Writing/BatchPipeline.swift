@@ -69,6 +69,7 @@ final class BatchPipeline: BatchSink, @unchecked Sendable {
         }
         // The readers recurse into nested JSON and models as deep as the main thread allows.
         thread.stackSize = 16 << 20
+        session.takeLogsApart()
         thread.start()
         var writeError: Error?
         while let (batch, report) = pipeline.next() {

@@ -6,7 +6,11 @@ import GRDB
 /// The column mapping of each canonical record; `Formats/canonical-schema.md` lists the columns.
 extension BatchWriter {
     mutating func write(_ recipe: Recipe, db: Database) throws {
-        try upsert(RowShapes.recipe, db: db) { row in
+        begin(recipe.source)
+        for table in ["recipe_parameter", "recipe_step", "material_line", "recipe_tag", "reference_link", "attachment"] {
+            try delete(table, where: "recipe_id", recipe.id, db: db)
+        }
+        add(RowShapes.recipe) { row in
             row.add("id", recipe.id)
             row.add("source_app", recipe.source.app.rawValue)
             row.add("source_entity", recipe.source.entity)
@@ -37,11 +41,8 @@ extension BatchWriter {
             row.add("deleted_at", recipe.deletedAt)
             row.add("extras", json: .object(recipe.extras))
         }
-        for table in ["recipe_parameter", "recipe_step", "material_line", "recipe_tag", "reference_link", "attachment"] {
-            try delete(table, where: "recipe_id", recipe.id, db: db)
-        }
         for (position, parameter) in recipe.parameters.enumerated() {
-            try upsert(RowShapes.recipeParameter, db: db) { row in
+            add(RowShapes.recipeParameter) { row in
                 row.add("recipe_id", recipe.id)
                 row.add("name", parameter.name)
                 row.add("position", position)
@@ -51,7 +52,7 @@ extension BatchWriter {
             }
         }
         for step in recipe.steps {
-            try upsert(RowShapes.recipeStep, db: db) { row in
+            add(RowShapes.recipeStep) { row in
                 row.add("id", step.id)
                 row.add("recipe_id", recipe.id)
                 row.add("position", step.position)
@@ -66,16 +67,21 @@ extension BatchWriter {
                 row.add("source_key", step.sourceKey)
                 row.add("extras", json: .object(step.extras))
             }
-            try writeMaterials(step.materials, owner: "recipe_step_id", id: step.id, db: db)
+            addMaterials(step.materials, owner: "recipe_step_id", id: step.id)
         }
-        try writeMaterials(recipe.materials, owner: "recipe_id", id: recipe.id, db: db)
-        try writeNames(recipe.tags, kind: "tag", join: "recipe_tag", owner: "recipe_id", id: recipe.id, db: db)
-        try writeReferences(recipe.references, owner: "recipe_id", id: recipe.id, db: db)
-        try writeAttachments(recipe.attachments, owner: "recipe_id", id: recipe.id, db: db)
+        addMaterials(recipe.materials, owner: "recipe_id", id: recipe.id)
+        addNames(recipe.tags, kind: "tag", join: "recipe_tag", owner: "recipe_id", id: recipe.id)
+        addReferences(recipe.references, owner: "recipe_id", id: recipe.id)
+        addAttachments(recipe.attachments, owner: "recipe_id", id: recipe.id)
+        try play(db: db)
     }
 
     mutating func write(_ project: Project, db: Database) throws {
-        try upsert(RowShapes.project, db: db) { row in
+        begin(project.source)
+        for table in ["project_step", "material_line", "project_tag", "project_technique", "reference_link", "attachment"] {
+            try delete(table, where: "project_id", project.id, db: db)
+        }
+        add(RowShapes.project) { row in
             row.add("id", project.id)
             row.add("parent_id", project.parentID)
             row.add("recipe_id", project.recipeID)
@@ -113,11 +119,8 @@ extension BatchWriter {
             row.add("deleted_at", project.deletedAt)
             row.add("extras", json: .object(project.extras))
         }
-        for table in ["project_step", "material_line", "project_tag", "project_technique", "reference_link", "attachment"] {
-            try delete(table, where: "project_id", project.id, db: db)
-        }
         for step in project.steps {
-            try upsert(RowShapes.projectStep, db: db) { row in
+            add(RowShapes.projectStep) { row in
                 row.add("id", step.id)
                 row.add("project_id", project.id)
                 row.add("position", step.position)
@@ -132,17 +135,28 @@ extension BatchWriter {
                 row.add("source_key", step.sourceKey)
                 row.add("extras", json: .object(step.extras))
             }
-            try writeMaterials(step.materials, owner: "project_step_id", id: step.id, db: db)
+            addMaterials(step.materials, owner: "project_step_id", id: step.id)
         }
-        try writeMaterials(project.materials, owner: "project_id", id: project.id, db: db)
-        try writeNames(project.tags, kind: "tag", join: "project_tag", owner: "project_id", id: project.id, db: db)
-        try writeNames(project.techniques, kind: "technique", join: "project_technique", owner: "project_id", id: project.id, db: db)
-        try writeReferences(project.references, owner: "project_id", id: project.id, db: db)
-        try writeAttachments(project.attachments, owner: "project_id", id: project.id, db: db)
+        addMaterials(project.materials, owner: "project_id", id: project.id)
+        addNames(project.tags, kind: "tag", join: "project_tag", owner: "project_id", id: project.id)
+        addNames(project.techniques, kind: "technique", join: "project_technique", owner: "project_id", id: project.id)
+        addReferences(project.references, owner: "project_id", id: project.id)
+        addAttachments(project.attachments, owner: "project_id", id: project.id)
+        try play(db: db)
     }
 
     mutating func write(_ log: Log, db: Database) throws {
-        try upsert(fresh ? RowShapes.newLog : RowShapes.log, db: db) { row in
+        for table in ["log_snapshot", "material_line", "log_tag", "log_technique", "attachment"] {
+            try delete(table, where: "log_id", log.id, db: db)
+        }
+        take(log)
+        try play(db: db)
+    }
+
+    /// Takes a log's rows onto the tape (a new store's: no old rows to delete first).
+    mutating func take(_ log: Log) {
+        begin(log.source)
+        add(fresh ? RowShapes.newLog : RowShapes.log) { row in
             row.add("id", log.id)
             row.add("source_app", log.source.app.rawValue)
             row.add("source_entity", log.source.entity)
@@ -162,11 +176,8 @@ extension BatchWriter {
             row.add("modified_at", log.modifiedAt)
             row.add("extras", json: .object(log.extras))
         }
-        for table in ["log_snapshot", "material_line", "log_tag", "log_technique", "attachment"] {
-            try delete(table, where: "log_id", log.id, db: db)
-        }
         if let snapshot = log.snapshot {
-            try upsert(fresh ? RowShapes.newLogSnapshot : RowShapes.logSnapshot, db: db) { row in
+            add(fresh ? RowShapes.newLogSnapshot : RowShapes.logSnapshot) { row in
                 row.add("log_id", log.id)
                 row.add("source_type", snapshot.sourceType)
                 row.add("source_id", snapshot.sourceID)
@@ -178,15 +189,15 @@ extension BatchWriter {
                 row.add("reconstructed_fields", json: .array(snapshot.reconstructedFields.map { .string($0) }))
             }
         }
-        try writeMaterials(log.materials, owner: "log_id", id: log.id, db: db)
-        try writeNames(log.tags, kind: "tag", join: "log_tag", owner: "log_id", id: log.id, db: db)
-        try writeNames(log.techniques, kind: "technique", join: "log_technique", owner: "log_id", id: log.id, db: db)
-        try writeAttachments(log.attachments, owner: "log_id", id: log.id, db: db)
+        addMaterials(log.materials, owner: "log_id", id: log.id)
+        addNames(log.tags, kind: "tag", join: "log_tag", owner: "log_id", id: log.id)
+        addNames(log.techniques, kind: "technique", join: "log_technique", owner: "log_id", id: log.id)
+        addAttachments(log.attachments, owner: "log_id", id: log.id)
     }
 
-    mutating func writeMaterials(_ lines: [MaterialLine], owner: String, id: String, db: Database) throws {
+    mutating func addMaterials(_ lines: [MaterialLine], owner: String, id: String) {
         for line in lines {
-            try upsert(RowShapes.materialLine[owner]!, db: db) { row in
+            add(RowShapes.materialLine[owner]!) { row in
                 row.add("id", line.id)
                 row.add(owner, id)
                 row.add("position", line.position)
@@ -202,17 +213,17 @@ extension BatchWriter {
     }
 
     /// Tags and techniques: one row per distinct name (its id derived from the name), joined in order.
-    mutating func writeNames(_ names: [String], kind: String, join: String, owner: String, id: String, db: Database) throws {
+    mutating func addNames(_ names: [String], kind: String, join: String, owner: String, id: String) {
         var seen: Set<String> = []
         for name in names {
             let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !trimmed.isEmpty, seen.insert(trimmed).inserted else { continue }
             let nameID = StableID.make(kind, trimmed)
-            try upsert(RowShapes.names[kind]!, db: db) { row in
+            add(RowShapes.names[kind]!) { row in
                 row.add("id", nameID)
                 row.add("name", trimmed)
             }
-            try upsert(RowShapes.nameJoins[join]!, db: db) { row in
+            add(RowShapes.nameJoins[join]!) { row in
                 row.add(owner, id)
                 row.add(kind == "tag" ? "tag_id" : "technique_id", nameID)
                 row.add("position", seen.count - 1)
@@ -220,9 +231,9 @@ extension BatchWriter {
         }
     }
 
-    mutating func writeReferences(_ links: [ReferenceLink], owner: String, id: String, db: Database) throws {
+    mutating func addReferences(_ links: [ReferenceLink], owner: String, id: String) {
         for link in links {
-            try upsert(RowShapes.referenceLink[owner]!, db: db) { row in
+            add(RowShapes.referenceLink[owner]!) { row in
                 row.add("id", link.id)
                 row.add(owner, id)
                 row.add("position", link.position)
@@ -236,9 +247,9 @@ extension BatchWriter {
         }
     }
 
-    mutating func writeAttachments(_ attachments: [Attachment], owner: String, id: String, db: Database) throws {
+    mutating func addAttachments(_ attachments: [Attachment], owner: String, id: String) {
         for attachment in attachments {
-            try upsert(RowShapes.attachment[owner]!, db: db) { row in
+            add(RowShapes.attachment[owner]!) { row in
                 row.add("id", attachment.id)
                 row.add(owner, id)
                 row.add("position", attachment.position)

@@ -36,6 +36,7 @@ extension CanonicalStore {
                 defer { try? db.execute(sql: "PRAGMA ignore_check_constraints = OFF") }
                 let fresh = try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM recipe) + (SELECT count(*) FROM project) + (SELECT count(*) FROM log)") == 0
                 let session = StoreSession(db: db, report: report, keepGoing: keepGoing, fresh: fresh)
+                defer { session.stopTakingLogs() }
                 defer { activity = session.writer.activity }
                 // Into an empty store, the log table's secondary indexes are built once at the end
                 // (a sort) rather than row by row: the same indexes, from the same SQL text.
@@ -68,11 +69,13 @@ struct BatchWriter {
     /// (their shapes say `shared`); the others belong to one record each and are counted as written.
     private var written: [String: Set<String>] = [:]
     private var tallies: [String: Int] = [:]
-    private var statements = UpsertStatements()
+    /// Rows taken and not played yet.
+    private var tape = RowTape()
+    private var player = RowPlayer()
     var counts: [String: Int] { tallies.merging(written.mapValues(\.count)) { a, b in a + b } }
     /// The record being written, named in an error; kept as is, so that a million records build no strings.
     private var current: SourceRef?
-    var activity: String? { current.map { "writing \($0.entity) \($0.key ?? "")" } }
+    var activity: String? { (player.failedRecord ?? current).map { "writing \($0.entity) \($0.key ?? "")" } }
     /// The store held no records when the session began: nothing to replace, so no deletes.
     var fresh = false
 
@@ -102,13 +105,46 @@ struct BatchWriter {
         }
     }
 
-    /// Upserts one row of `shape`, its values bound by `bind`, and counts it.
-    mutating func upsert(_ shape: UpsertShape, db: Database, _ bind: (inout RowBinder) -> Void) throws {
-        if let key = try statements.run(shape, db: db, bind) {
+    /// The rows taken from now on are `source`'s.
+    mutating func begin(_ source: SourceRef) {
+        current = source
+        tape.begin(source)
+    }
+
+    /// Takes one row of `shape` onto the tape, its values given by `bind`, and counts it.
+    mutating func add(_ shape: UpsertShape, _ bind: (inout RowBinder) -> Void) {
+        if let key = tape.add(shape, bind) {
             written[shape.table, default: []].insert(key)
         } else {
             tallies[shape.table, default: 0] += 1
         }
+    }
+
+    /// Runs the rows taken so far.
+    mutating func play(db: Database) throws {
+        try player.play(&tape, db: db)
+    }
+
+    /// Runs rows another writer took (``LogRowTaker``), in their order.
+    mutating func play(_ other: inout RowTape, db: Database) throws {
+        try player.play(&other, db: db)
+    }
+
+    /// Gives the rows taken so far for `other`'s (an empty tape, to be filled next).
+    mutating func handOver(_ other: inout RowTape) {
+        swap(&tape, &other)
+    }
+
+    /// Counts the rows another writer took as this one's.
+    mutating func absorbCounts(of other: BatchWriter) {
+        tallies.merge(other.tallies, uniquingKeysWith: +)
+        written.merge(other.written) { mine, theirs in mine.union(theirs) }
+    }
+
+    /// Upserts one row of `shape`, its values bound by `bind`, and counts it.
+    mutating func upsert(_ shape: UpsertShape, db: Database, _ bind: (inout RowBinder) -> Void) throws {
+        add(shape, bind)
+        try play(db: db)
     }
 
     func delete(_ table: String, where column: String, _ id: String, db: Database) throws {

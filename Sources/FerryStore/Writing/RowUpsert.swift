@@ -37,32 +37,27 @@ final class UpsertShape: Sendable {
     }
 }
 
-/// Binds one row's values in the shape's column order, straight through SQLite's C API: a
-/// conversion writes millions of rows, and GRDB's `StatementArguments` boxes every value in an
-/// existential first (a fifth of the conversion's time when measured). Each value names its
-/// column, and debug builds check the name against the shape, so the order cannot drift.
+/// Takes one row's values in the shape's column order onto a ``RowTape``, to be bound straight
+/// through SQLite's C API when the tape is played: a conversion writes millions of rows, and
+/// GRDB's `StatementArguments` boxes every value in an existential first (a fifth of the
+/// conversion's time when measured). Each value names its column, and debug builds check the
+/// name against the shape, so the order cannot drift.
 ///
-/// Text is gathered into one buffer that outlives the statement's step and bound from there
-/// (`SQLITE_STATIC`), so that SQLite does not allocate and copy every value again.
+/// Text and JSON go into the tape's byte buffer, which outlives the statement's step, so that
+/// SQLite does not allocate and copy every value again (`SQLITE_STATIC`).
 struct RowBinder {
-    private let statement: SQLiteStatement
-    private let shape: UpsertShape
-    private(set) var index: Int32 = 0
-    private(set) var failure: Int32 = SQLITE_OK
+    let shape: UpsertShape
+    fileprivate(set) var index: Int32 = 0
     /// The first value that breaks its column's CHECK, said as SQLite would.
-    private(set) var violation: String?
+    fileprivate(set) var violation: String?
     /// The key of a shared-table row.
-    private(set) var key: String?
-    /// The row's text, one after another, and where each value's bytes are.
-    fileprivate var text: [UInt8] = []
-    fileprivate var spans: [(index: Int32, start: Int, count: Int)] = []
+    fileprivate(set) var key: String?
+    fileprivate var tape: RowTape
 
-    init(statement: SQLiteStatement, shape: UpsertShape) {
-        self.statement = statement
+    fileprivate init(shape: UpsertShape, tape: RowTape) {
         self.shape = shape
+        self.tape = tape
     }
-
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
     private mutating func next(_ column: String) {
         index += 1
@@ -70,63 +65,45 @@ struct RowBinder {
                "\(shape.table): value for \(column) bound at position \(index)")
     }
 
-    private mutating func check(_ code: Int32) {
-        if code != SQLITE_OK, failure == SQLITE_OK { failure = code }
-    }
-
     mutating func add(_ column: String, _ value: String?) {
         next(column)
-        guard var value else { return bindNull() }
+        guard var value else { return addNull() }
         if index == shape.sharedKeyIndex { key = value }
-        let start = text.count
-        value.withUTF8 { text.append(contentsOf: $0) }
-        spans.append((index, start, text.count - start))
+        let start = tape.bytes.count
+        value.withUTF8 { tape.bytes.append(contentsOf: $0) }
+        tape.values.append(.text(start: start, count: tape.bytes.count - start))
         if let rule = shape.rules[Int(index) - 1] { enforce(rule, from: start) }
     }
 
-    /// JSON written straight into the row's text by ``JSONWriter``: valid by construction, and no
+    /// JSON written straight into the tape by ``JSONWriter``: valid by construction, and no
     /// `String` is made for it.
     mutating func add(_ column: String, json value: JSONValue?) {
         next(column)
-        guard let value else { return bindNull() }
-        let start = text.count
-        JSONWriter.append(value, to: &text)
-        spans.append((index, start, text.count - start))
+        guard let value else { return addNull() }
+        let start = tape.bytes.count
+        JSONWriter.append(value, to: &tape.bytes)
+        tape.values.append(.text(start: start, count: tape.bytes.count - start))
         if let rule = shape.rules[Int(index) - 1], rule != .json { enforce(rule, from: start) }
     }
 
-    private mutating func bindNull() {
+    private mutating func addNull() {
         if shape.rules[Int(index) - 1] == .owner { fail(shape.columns[Int(index) - 1], "is NULL; the row needs an owner") }
-        check(sqlite3_bind_null(statement, index))
+        tape.values.append(.null)
     }
 
     private mutating func enforce(_ rule: ColumnRule, from start: Int) {
-        let reason = text.withUnsafeBufferPointer { ColumnRules.violation(rule, UnsafeBufferPointer(rebasing: $0[start...])) }
+        let reason = tape.bytes.withUnsafeBufferPointer { ColumnRules.violation(rule, UnsafeBufferPointer(rebasing: $0[start...])) }
         if let reason { fail(shape.columns[Int(index) - 1], reason) }
     }
 
     private mutating func fail(_ column: String, _ reason: String) {
         guard violation == nil else { return }
         violation = "CHECK constraint failed: \(shape.table).\(column) \(reason)"
-        check(SQLITE_CONSTRAINT)
-    }
-
-    /// Binds the gathered text; it must stay where it is until the statement has stepped.
-    fileprivate mutating func bindText(_ buffer: UnsafeBufferPointer<UInt8>) {
-        for span in spans {
-            // A zero-length value needs a pointer that is not NULL, or SQLite stores NULL.
-            let code = span.count == 0
-                ? sqlite3_bind_text(statement, span.index, "", 0, Self.transient)
-                : buffer.baseAddress!.advanced(by: span.start).withMemoryRebound(to: CChar.self, capacity: span.count) {
-                    sqlite3_bind_text(statement, span.index, $0, Int32(span.count), nil)
-                }
-            check(code)
-        }
     }
 
     mutating func add(_ column: String, _ value: Int64?) {
         next(column)
-        check(value.map { sqlite3_bind_int64(statement, index, $0) } ?? sqlite3_bind_null(statement, index))
+        tape.values.append(value.map { .integer($0) } ?? .null)
     }
 
     mutating func add(_ column: String, _ value: Int?) {
@@ -140,56 +117,28 @@ struct RowBinder {
 
     mutating func add(_ column: String, _ value: Double?) {
         next(column)
-        check(value.map { sqlite3_bind_double(statement, index, $0) } ?? sqlite3_bind_null(statement, index))
+        tape.values.append(value.map { .real($0) } ?? .null)
     }
 
     mutating func add(_ column: String, _ value: Data) {
         next(column)
-        let code = value.withUnsafeBytes { bytes -> Int32 in
-            guard let base = bytes.baseAddress, !bytes.isEmpty else { return sqlite3_bind_zeroblob(statement, index, 0) }
-            return sqlite3_bind_blob(statement, index, base, Int32(bytes.count), Self.transient)
-        }
-        check(code)
+        let start = tape.bytes.count
+        tape.bytes.append(contentsOf: value)
+        tape.values.append(.blob(start: start, count: value.count))
     }
 }
 
-/// Prepared upsert statements by shape, for one connection.
-struct UpsertStatements {
-    private var prepared: [ObjectIdentifier: Statement] = [:]
-    private var text: [UInt8] = []
-    private var spans: [(index: Int32, start: Int, count: Int)] = []
-
-    /// Binds one row with `bind` and runs the upsert.
+extension RowTape {
+    /// Takes one row of `shape`, its values given by `bind`, for the record last begun.
     /// - Returns: the row's key when the shape's table is shared, else nil.
-    /// - Throws: `DatabaseError` naming the table and SQLite's message (a constraint, a full disk).
-    mutating func run(_ shape: UpsertShape, db: Database, _ bind: (inout RowBinder) -> Void) throws -> String? {
-        let statement: Statement
-        if let known = prepared[ObjectIdentifier(shape)] { statement = known } else {
-            statement = try db.makeStatement(sql: shape.sql)
-            prepared[ObjectIdentifier(shape)] = statement
-        }
-        let handle = statement.sqliteStatement
-        var row = RowBinder(statement: handle, shape: shape)
-        // The row fills this connection's buffers, emptied but as large as they have grown.
-        swap(&row.text, &text)
-        swap(&row.spans, &spans)
+    mutating func add(_ shape: UpsertShape, _ bind: (inout RowBinder) -> Void) -> String? {
+        var row = RowBinder(shape: shape, tape: RowTape())
+        // The row fills this tape's buffers in place (no copy on write).
+        swap(&row.tape, &self)
         bind(&row)
+        swap(&row.tape, &self)
         assert(Int(row.index) == shape.columns.count, "\(shape.table): \(row.index) of \(shape.columns.count) values bound")
-        let code = row.text.withUnsafeBufferPointer { buffer in
-            row.bindText(buffer)
-            let code = row.failure == SQLITE_OK ? sqlite3_step(handle) : row.failure
-            // Reset while the text is still there; the next row binds every column anew.
-            sqlite3_reset(handle)
-            return code
-        }
-        row.text.removeAll(keepingCapacity: true)
-        row.spans.removeAll(keepingCapacity: true)
-        swap(&text, &row.text)
-        swap(&spans, &row.spans)
-        guard code == SQLITE_DONE else {
-            let message = row.violation ?? db.sqliteConnection.map { String(cString: sqlite3_errmsg($0)) }
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: shape.sql)
-        }
+        rows.append(Row(shape: shape, end: values.count, violation: row.violation, record: records.count - 1))
         return row.key
     }
 }

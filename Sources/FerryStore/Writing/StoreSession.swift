@@ -13,7 +13,8 @@ public final class StoreSession: BatchSink {
     let report: ReportBuilder?
     let keepGoing: Bool
     private var parked = false
-    var parking = UpsertStatements()
+    private var parking = RowPlayer()
+    private var parkingTape = RowTape()
     private static let pendingLink = UpsertShape("temp.ferry_pending_link", ["tbl", "id", "field", "target", "target_table", "with_snapshot"],
                                                  conflict: nil)
     /// Lookups of records outside the batch, kept until the next write changes the store.
@@ -24,6 +25,8 @@ public final class StoreSession: BatchSink {
     /// (a million logs naming recipes that never come would otherwise cost two queries each).
     private var writtenRecipes: Set<String> = []
     private var writtenProjects: Set<String> = []
+    /// Takes the logs' rows on a thread of its own (``takeLogsApart()``).
+    private var logTaker: LogRowTaker?
 
     init(db: Database, report: ReportBuilder?, keepGoing: Bool, fresh: Bool) {
         self.db = db
@@ -80,6 +83,16 @@ public final class StoreSession: BatchSink {
         // The batch is linked in place: a second reference to it would make the linker copy
         // every record first (copy on write).
         let pending = SnapshotLinker().link(&batch, report: report, existing: self, provisional: true)
+        if let logTaker {
+            // Linking reads recipes and projects only, so it may run before the logs before are
+            // played; they are played before this batch's other records, as on one thread.
+            let logs = batch.logs
+            batch.logs = []
+            if var previous = logTaker.exchange(logs) {
+                try writer.play(&previous, db: db)
+                logTaker.recycle(previous)
+            }
+        }
         let rejected = try writeReturningRejected(batch)
         // Only links of rows that are in the store are parked, so settling never looks a row up
         // to know whether it is there.
@@ -91,8 +104,28 @@ public final class StoreSession: BatchSink {
     /// Links and writes the rest of a conversion.
     public func finish(_ context: ConversionContext) throws {
         SnapshotLinker().link(context, existing: self)
+        if let logTaker {
+            self.logTaker = nil
+            let (last, counted) = logTaker.finish()
+            if var last { try writer.play(&last, db: db) }
+            writer.absorbCounts(of: counted)
+        }
         try write(context.batch)
         context.batch = CanonicalBatch()
+    }
+
+    /// From now on, while this thread writes a batch, the logs' rows of the next are taken on a
+    /// thread of their own (``LogRowTaker``). Only into a store that was empty and without
+    /// `keepGoing`: no old rows to delete, no record rejected alone.
+    func takeLogsApart() {
+        guard writer.fresh, !keepGoing, logTaker == nil else { return }
+        logTaker = LogRowTaker()
+    }
+
+    /// Ends the log-taking thread, if any, without waiting for it (the session ends).
+    func stopTakingLogs() {
+        logTaker?.stop()
+        logTaker = nil
     }
 
     private func park(_ pending: [SnapshotLinker.PendingLink]) throws {
@@ -115,7 +148,7 @@ public final class StoreSession: BatchSink {
             let withSnapshot = link.field != "snapshot" && following.map {
                 $0.field == "snapshot" && $0.table == link.table && $0.id == link.id && $0.target == link.target && $0.targetTable == link.targetTable
             } ?? false
-            _ = try parking.run(Self.pendingLink, db: db) { row in
+            _ = parkingTape.add(Self.pendingLink) { row in
                 row.add("tbl", link.table)
                 row.add("id", link.id)
                 row.add("field", link.field)
@@ -125,6 +158,7 @@ public final class StoreSession: BatchSink {
             }
             index += withSnapshot ? 2 : 1
         }
+        try parking.play(&parkingTape, db: db)
     }
 
     /// Settles parked links before commit: a snapshot whose source came later is filled from it;
@@ -139,7 +173,7 @@ public final class StoreSession: BatchSink {
             try settleLateTargets()
         }
         try reportDanglingLinks()
-        parking = UpsertStatements()
+        parking = RowPlayer()
         try db.execute(sql: "DROP TABLE temp.ferry_pending_link")
         parked = false
     }

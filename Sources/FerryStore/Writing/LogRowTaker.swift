@@ -1,0 +1,97 @@
+import FerryCanonical
+import Foundation
+
+/// Takes logs' rows (their text and JSON, the schema's checks) on a thread of its own while the
+/// store's thread plays the rows of the logs handed over before. In a conversion into a new
+/// store, logs are nearly all the rows, and taking them was a third of the store's thread.
+///
+/// One batch of logs is taken while the one before is played, so the store's thread writes
+/// every row in the order a single thread would (that batch's other records come after the logs
+/// before them, as they do on one thread), and the first failure is the same. Used only for a
+/// store that was empty (no old rows to delete first) and without `keepGoing` (a record's
+/// failure fails the conversion).
+final class LogRowTaker: @unchecked Sendable {
+    private let condition = NSCondition()
+    /// Logs handed over and not taken yet.
+    private var waiting: [Log]?
+    private var taking = false
+    /// The rows of the logs last taken, not collected yet.
+    private var taken: RowTape?
+    private var ended = false
+    /// A played tape, empty but as large as a batch made it: refilled rather than grown anew.
+    private var spare: RowTape?
+    /// Touched by the taking thread only, until ``finish()`` has returned.
+    private var writer = BatchWriter()
+
+    init() {
+        writer.fresh = true
+        let thread = Thread { [self] in run() }
+        thread.start()
+    }
+
+    /// Hands over a batch's logs, once the ones before are taken.
+    /// - Returns: the rows of the logs handed over before (nil the first time), to be played now.
+    func exchange(_ logs: [Log]) -> RowTape? {
+        condition.lock()
+        defer { condition.unlock() }
+        while taking || waiting != nil { condition.wait() }
+        let previous = taken
+        taken = nil
+        waiting = logs
+        condition.broadcast()
+        return previous
+    }
+
+    /// Gives back a tape once played, to be filled again.
+    func recycle(_ tape: RowTape) {
+        condition.withLock { spare = tape }
+    }
+
+    /// Ends the thread once the logs handed over are taken.
+    /// - Returns: their rows, still to be played, and the rows counted by table (as ``BatchWriter`` counts).
+    func finish() -> (rows: RowTape?, counted: BatchWriter) {
+        condition.lock()
+        defer { condition.unlock() }
+        while taking || waiting != nil { condition.wait() }
+        ended = true
+        condition.broadcast()
+        let last = taken
+        taken = nil
+        return (last, writer)
+    }
+
+    /// Ends the thread without waiting for what it takes (the conversion failed).
+    func stop() {
+        condition.withLock {
+            ended = true
+            waiting = nil
+            condition.broadcast()
+        }
+    }
+
+    private func run() {
+        while true {
+            condition.lock()
+            while waiting == nil, !ended { condition.wait() }
+            guard !ended, var logs = waiting else {
+                condition.unlock()
+                return
+            }
+            waiting = nil
+            taking = true
+            condition.unlock()
+
+            for log in logs { writer.take(log) }
+            // Freed here, on this thread, not on the store's.
+            logs = []
+            var rows = condition.withLock { spare.take() } ?? RowTape()
+            writer.handOver(&rows)
+
+            condition.withLock {
+                taken = rows
+                taking = false
+                condition.broadcast()
+            }
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import FerryCanonical
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// Rows taken in the order they are to be written, their values ready to bind, played into
+/// their statements later (``RowPlayer``). Taking a row is Swift work (text, JSON, the schema's
+/// checks); playing it is SQLite's. Apart, the two can run on two threads: a conversion into a
+/// new store takes its logs' rows on one while the store's thread plays the batch before.
+struct RowTape {
+    enum Value {
+        case null
+        case integer(Int64)
+        case real(Double)
+        /// Bytes of ``RowTape/bytes``.
+        case text(start: Int, count: Int)
+        case blob(start: Int, count: Int)
+    }
+
+    struct Row {
+        let shape: UpsertShape
+        /// Where the row's values end in ``RowTape/values``; they start where the row before ended.
+        let end: Int
+        /// The first value that breaks its column's CHECK: the row fails when played.
+        let violation: String?
+        /// The row's record in ``RowTape/records``, named in an error; -1 for a row of no record.
+        let record: Int
+    }
+
+    var bytes: [UInt8] = []
+    var values: [Value] = []
+    var rows: [Row] = []
+    /// The records whose rows these are.
+    var records: [SourceRef] = []
+
+    var isEmpty: Bool { rows.isEmpty }
+
+    /// The rows taken from now on are `source`'s.
+    mutating func begin(_ source: SourceRef) {
+        records.append(source)
+    }
+
+    /// Forgets every row, keeping the buffers as large as they have grown.
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        values.removeAll(keepingCapacity: true)
+        rows.removeAll(keepingCapacity: true)
+        records.removeAll(keepingCapacity: true)
+    }
+}
+
+/// Plays tapes on one connection: each row's prepared statement (by shape), its values bound
+/// straight through SQLite's C API, one step.
+struct RowPlayer {
+    private var prepared: [ObjectIdentifier: Statement] = [:]
+    /// The record of the row that failed in the last play, if one did.
+    private(set) var failedRecord: SourceRef?
+
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    /// Runs every row of `tape` in order and empties it.
+    /// - Throws: `DatabaseError` naming the table and SQLite's message (a constraint, a full
+    ///   disk) or the CHECK a value breaks; the rows after the failing one are not run.
+    mutating func play(_ tape: inout RowTape, db: Database) throws {
+        defer { tape.removeAll() }
+        failedRecord = nil
+        var start = 0
+        try tape.bytes.withUnsafeBufferPointer { bytes in
+            for row in tape.rows {
+                defer { start = row.end }
+                let statement = try statement(row.shape, db: db)
+                var code = row.violation == nil ? SQLITE_OK : SQLITE_CONSTRAINT
+                if code == SQLITE_OK {
+                    code = Self.bind(tape.values[start..<row.end], from: bytes, to: statement)
+                }
+                if code == SQLITE_OK { code = sqlite3_step(statement) }
+                // Reset while the bytes are still bound; the next row binds every column anew.
+                sqlite3_reset(statement)
+                guard code == SQLITE_DONE else {
+                    failedRecord = row.record >= 0 ? tape.records[row.record] : nil
+                    let message = row.violation ?? db.sqliteConnection.map { String(cString: sqlite3_errmsg($0)) }
+                    throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: row.shape.sql)
+                }
+            }
+        }
+    }
+
+    private mutating func statement(_ shape: UpsertShape, db: Database) throws -> SQLiteStatement {
+        if let known = prepared[ObjectIdentifier(shape)] { return known.sqliteStatement }
+        let statement = try db.makeStatement(sql: shape.sql)
+        prepared[ObjectIdentifier(shape)] = statement
+        return statement.sqliteStatement
+    }
+
+    /// - Returns: the first code that is not `SQLITE_OK`.
+    private static func bind(_ values: ArraySlice<RowTape.Value>, from bytes: UnsafeBufferPointer<UInt8>,
+                             to statement: SQLiteStatement) -> Int32 {
+        var index: Int32 = 0
+        for value in values {
+            index += 1
+            let code: Int32
+            switch value {
+            case .null: code = sqlite3_bind_null(statement, index)
+            case .integer(let integer): code = sqlite3_bind_int64(statement, index, integer)
+            case .real(let real): code = sqlite3_bind_double(statement, index, real)
+            case .text(let start, let count):
+                // A zero-length value needs a pointer that is not NULL, or SQLite stores NULL.
+                code = count == 0
+                    ? sqlite3_bind_text(statement, index, "", 0, transient)
+                    : bytes.baseAddress!.advanced(by: start).withMemoryRebound(to: CChar.self, capacity: count) {
+                        sqlite3_bind_text(statement, index, $0, Int32(count), nil)
+                    }
+            case .blob(let start, let count):
+                code = count == 0
+                    ? sqlite3_bind_zeroblob(statement, index, 0)
+                    : sqlite3_bind_blob(statement, index, bytes.baseAddress!.advanced(by: start), Int32(count), nil)
+            }
+            if code != SQLITE_OK { return code }
+        }
+        return SQLITE_OK
+    }
+}
