@@ -45,18 +45,21 @@ extension StoreSession {
     }
 
     /// Reports the links whose record never came: the first of them listed, the rest counted.
-    /// One pass counts them all; a kind of link is listed only when there are some.
-    func reportDanglingLinks() throws {
+    /// One pass counts them all, unless `counted` already holds the counts; a kind of link is
+    /// listed only when there are some.
+    func reportDanglingLinks(counted: [LinkKind: Int]? = nil) throws {
         guard let report else { return }
         let missing = "NOT \(Self.targetExists)"
-        var totals: [String: Int] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT p.tbl, p.field, count(*) FROM temp.ferry_pending_link p WHERE p.field != 'snapshot' AND \(missing) GROUP BY p.tbl, p.field") {
-            totals["\(row[0] as String).\(row[1] as String)"] = row[2]
+        var totals = counted ?? [:]
+        if counted == nil {
+            for row in try Row.fetchAll(db, sql: "SELECT p.tbl, p.field, count(*) FROM temp.ferry_pending_link p WHERE p.field != 'snapshot' AND \(missing) GROUP BY p.tbl, p.field") {
+                totals[LinkKind(table: row[0], field: row[1])] = row[2]
+            }
         }
         for (table, field) in Self.linkFields {
             // Every parked link's row is in the store (links of refused rows are not parked), so
             // the count needs no lookup of the row; only the listed ones are looked up.
-            guard let total = totals["\(table).\(field)"] else { continue }
+            guard let total = totals[LinkKind(table: table, field: field)], total > 0 else { continue }
             var listed = 0
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT t.source_file, t.source_entity, t.source_key, p.target

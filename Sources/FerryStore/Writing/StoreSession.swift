@@ -13,6 +13,12 @@ public final class StoreSession: BatchSink {
     let report: ReportBuilder?
     let keepGoing: Bool
     private var parked = false
+    /// Links parked, by table and field (snapshots aside).
+    private var parkedLinks: [LinkKind: Int] = [:]
+    struct LinkKind: Hashable {
+        let table: String
+        let field: String
+    }
     private var parking = RowPlayer()
     private var parkingTape = RowTape()
     private static let pendingLink = UpsertShape("temp.ferry_pending_link", ["tbl", "id", "field", "target", "target_table", "with_snapshot"],
@@ -156,6 +162,7 @@ public final class StoreSession: BatchSink {
                 row.add("target_table", link.targetTable)
                 row.add("with_snapshot", withSnapshot)
             }
+            if link.field != "snapshot" { parkedLinks[LinkKind(table: link.table, field: link.field), default: 0] += 1 }
             index += withSnapshot ? 2 : 1
         }
         try parking.play(&parkingTape, db: db)
@@ -169,10 +176,12 @@ public final class StoreSession: BatchSink {
         // Into a store that was empty, the records this session wrote are the only ones: when it
         // wrote no recipe and no project, no parked link has a record to find (a log file
         // converted alone), and two passes over a million parked links are spared.
-        if !(writer.fresh && writtenRecipes.isEmpty && writtenProjects.isEmpty) {
+        let noTargets = writer.fresh && writtenRecipes.isEmpty && writtenProjects.isEmpty
+        if !noTargets {
             try settleLateTargets()
         }
-        try reportDanglingLinks()
+        // With no record to find, every parked link dangles: their count is known without a pass.
+        try reportDanglingLinks(counted: noTargets ? parkedLinks : nil)
         parking = RowPlayer()
         try db.execute(sql: "DROP TABLE temp.ferry_pending_link")
         parked = false
