@@ -34,7 +34,7 @@ final class LogRowTaker: @unchecked Sendable {
     func exchange(_ logs: [Log]) -> RowTape? {
         condition.lock()
         defer { condition.unlock() }
-        while taking || waiting != nil { condition.wait() }
+        waitUntilTaken()
         let previous = taken
         taken = nil
         waiting = logs
@@ -52,7 +52,7 @@ final class LogRowTaker: @unchecked Sendable {
     func finish() -> (rows: RowTape?, counted: BatchWriter) {
         condition.lock()
         defer { condition.unlock() }
-        while taking || waiting != nil { condition.wait() }
+        waitUntilTaken()
         ended = true
         condition.broadcast()
         let last = taken
@@ -67,6 +67,11 @@ final class LogRowTaker: @unchecked Sendable {
             waiting = nil
             condition.broadcast()
         }
+    }
+
+    /// With the condition's lock held: until the logs handed over are taken.
+    private func waitUntilTaken() {
+        while taking || waiting != nil { condition.wait() }
     }
 
     private func run() {
