@@ -49,7 +49,7 @@ struct TableExporter: Sendable {
     private func writeRows(of table: String, sortedBySQLite: Bool, db: Database, to file: HashingFileWriter, into result: inout TableFile) throws {
         let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(\(table))")
         let names: [String] = columns.map { $0["name"] }
-        let key = columns.filter { ($0["pk"] as Int) > 0 }.sorted { ($0["pk"] as Int) < ($1["pk"] as Int) }.map { $0["name"] as String }
+        let key = try CanonicalTables.key(of: table, db: db)
         // `+` keeps SQLite from walking the key's index, which visits the rows in random page
         // order (a read per row at a million logs); it scans the table in storage order and
         // sorts instead, spilling to temporary files. Same order: the key's BINARY collation.

@@ -196,6 +196,17 @@ public enum CanonicalTables {
         return zip(tables, sizes).sorted { $0.1 > $1.1 }.map { (table: $0.0, rows: $0.1) }
     }
 
+    /// The columns that identify a table's rows: its primary key, or else those of its UNIQUE
+    /// index (logs and their snapshots since schema version 2); empty when it has neither.
+    public static func key(of table: String, schema: String = "main", db: Database) throws -> [String] {
+        let primary = try Row.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?, ?) WHERE pk > 0 ORDER BY pk", arguments: [table, schema])
+        if !primary.isEmpty { return primary.map { $0[0] } }
+        let unique = try String.fetchOne(db, sql: "SELECT name FROM pragma_index_list(?, ?) WHERE \"unique\" AND NOT partial ORDER BY seq LIMIT 1",
+                                         arguments: [table, schema])
+        guard let unique else { return [] }
+        return try String.fetchAll(db, sql: "SELECT name FROM pragma_index_info(?, ?) ORDER BY seqno", arguments: [unique, schema])
+    }
+
     public static let all = [
         "recipe", "recipe_parameter", "recipe_step", "project", "project_step", "log", "log_snapshot",
         "material_line", "catalog_item", "tag", "technique", "recipe_tag", "project_tag", "log_tag",

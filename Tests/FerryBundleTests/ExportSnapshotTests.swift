@@ -67,7 +67,9 @@ import Testing
         try queue.read { db in
             for table in CanonicalTables.all where table != "attachment_content" {
                 let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(\(table))")
-                let key = columns.filter { ($0["pk"] as Int) > 0 }.sorted { ($0["pk"] as Int) < ($1["pk"] as Int) }.map { $0["name"] as String }
+                let primary = columns.filter { ($0["pk"] as Int) > 0 }.sorted { ($0["pk"] as Int) < ($1["pk"] as Int) }.map { $0["name"] as String }
+                // Logs and snapshots are keyed by a UNIQUE index since schema version 2.
+                let key = primary.isEmpty ? ["log": ["id"], "log_snapshot": ["log_id"]][table] ?? [] : primary
                 let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY \(key.isEmpty ? "rowid" : key.joined(separator: ", "))")
                 let lines = (files["rows/data/tables/\(table).ndjson"] ?? []).split(separator: 0x0A)
                 #expect(lines.count == rows.count, "\(table)")
@@ -85,14 +87,19 @@ import Testing
         try queue.close()
     }
 
-    /// Lines follow the primary key, not the order rows were written in: tags with random ids,
-    /// and parameters (a two-column key) written in reverse order of their names.
-    @Test func linesFollowThePrimaryKeyNotTheStorageOrder() throws {
+    /// Lines follow the key, not the order rows were written in: tags with random ids, logs with
+    /// random ids (keyed by a UNIQUE index, not a primary key, since schema version 2), and
+    /// parameters (a two-column key) written in reverse order of their names.
+    @Test func linesFollowTheKeyNotTheStorageOrder() throws {
         let store = try BundleFixtures.sampleStore(at: path("order.ferry"))
         let queue = try DatabaseQueue(path: store)
         let recipes = try queue.write { db in
             for index in 0..<300 {
                 try db.execute(sql: "INSERT INTO tag (id, name) VALUES (?, ?)", arguments: [UUID().uuidString, "tag \(index)"])
+                try db.execute(sql: """
+                    INSERT INTO log (id, source_app, source_entity, source_file, kind, created_at, modified_at)
+                    VALUES (?, 'brewguide', 'BrewLog', 'logs.json', 'brew', '2024-05-01T08:00:00Z', '2024-05-01T08:00:00Z')
+                    """, arguments: [UUID().uuidString])
             }
             let recipes = try String.fetchAll(db, sql: "SELECT id FROM recipe ORDER BY id DESC LIMIT 3")
             for recipe in recipes {
@@ -116,6 +123,9 @@ import Testing
                 return columns.map { column in object[column].flatMap { if case .string(let text) = $0 { text } else { nil } } ?? "" }
             }
         }
+        let logs = try keys("log", ["id"])
+        #expect(logs.count >= 300)
+        #expect(Self.firstMisplaced(logs) == nil)
         let tags = try keys("tag", ["id"])
         #expect(tags.count == storageOrder.count)
         #expect(Self.firstMisplaced(tags) == nil)

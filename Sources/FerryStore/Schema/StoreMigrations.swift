@@ -4,13 +4,18 @@ import GRDB
 /// changes come as new migrations. `PRAGMA user_version` follows the number of migrations.
 /// Specification: `Formats/canonical-schema.md`; Core Data mirror: `Formats/canonical/Ferry.xcdatamodeld`.
 enum StoreMigrations {
-    static let identifiers = ["v1-canonical"]
+    static let identifiers = ["v1-canonical", "v2-log-keys"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-canonical") { db in
             try db.execute(sql: v1)
             try db.execute(sql: "PRAGMA user_version = 1")
+        }
+        // GRDB turns foreign keys off for the rebuild and checks them all before it commits.
+        migrator.registerMigration("v2-log-keys") { db in
+            try db.execute(sql: v2)
+            try db.execute(sql: "PRAGMA user_version = 2")
         }
         return migrator
     }
@@ -190,5 +195,48 @@ enum StoreMigrations {
           ferry_version TEXT NOT NULL, inputs TEXT NOT NULL CHECK (json_valid(inputs)),
           counts TEXT NOT NULL CHECK (json_valid(counts))
         ) STRICT;
+        """
+    /// Logs and their snapshots keyed by a UNIQUE index on their UUID instead of a TEXT PRIMARY
+    /// KEY: the same columns, the same uniqueness, the same foreign keys, but an index that can be
+    /// dropped and built again. Into a new store the two keys are built once, by a sort, after a
+    /// million rows went in at the end of their tables: inserted row by row in random UUID order,
+    /// they were most of a conversion's writing time (a page cache thrashed by two 50 MB indexes).
+    /// The tables are rebuilt the way SQLite documents for a changed key, their rowids kept.
+    static let v2 = """
+        CREATE TABLE log_v2 (
+          id TEXT NOT NULL \(uuid("id")),
+          source_app TEXT NOT NULL, source_entity TEXT NOT NULL, source_key TEXT, source_file TEXT NOT NULL,
+          kind TEXT NOT NULL, title TEXT, started_at TEXT, ended_at TEXT, duration_seconds REAL, rating REAL, outcome TEXT, note TEXT,
+          recipe_id TEXT REFERENCES recipe(id) ON DELETE SET NULL,
+          project_id TEXT REFERENCES project(id) ON DELETE SET NULL,
+          created_at TEXT NOT NULL, modified_at TEXT NOT NULL,
+          extras TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(extras))
+        ) STRICT;
+        INSERT INTO log_v2 (rowid, id, source_app, source_entity, source_key, source_file, kind, title, started_at, ended_at,
+                            duration_seconds, rating, outcome, note, recipe_id, project_id, created_at, modified_at, extras)
+          SELECT rowid, id, source_app, source_entity, source_key, source_file, kind, title, started_at, ended_at,
+                 duration_seconds, rating, outcome, note, recipe_id, project_id, created_at, modified_at, extras FROM log;
+        DROP TABLE log;
+        ALTER TABLE log_v2 RENAME TO log;
+        CREATE UNIQUE INDEX log_id ON log(id);
+        CREATE INDEX log_recipe ON log(recipe_id);
+        CREATE INDEX log_project ON log(project_id);
+        CREATE INDEX log_started ON log(started_at);
+
+        CREATE TABLE log_snapshot_v2 (
+          log_id TEXT NOT NULL REFERENCES log(id) ON DELETE CASCADE,
+          source_type TEXT NOT NULL CHECK (source_type IN ('recipe', 'project')), source_id TEXT \(uuid("source_id")),
+          title TEXT, method TEXT, kind TEXT,
+          parameters TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(parameters)),
+          is_reconstructed INTEGER NOT NULL DEFAULT 0,
+          reconstructed_fields TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(reconstructed_fields))
+        ) STRICT;
+        INSERT INTO log_snapshot_v2 (rowid, log_id, source_type, source_id, title, method, kind, parameters, is_reconstructed,
+                                     reconstructed_fields)
+          SELECT rowid, log_id, source_type, source_id, title, method, kind, parameters, is_reconstructed, reconstructed_fields
+          FROM log_snapshot;
+        DROP TABLE log_snapshot;
+        ALTER TABLE log_snapshot_v2 RENAME TO log_snapshot;
+        CREATE UNIQUE INDEX log_snapshot_log ON log_snapshot(log_id);
         """
 }

@@ -17,10 +17,8 @@ extension CanonicalStore {
                     for table in CanonicalTables.all {
                         counts[table] = try Self.upsert(table, db: db)
                     }
-                    let dangling = try Row.fetchAll(db, sql: "PRAGMA main.foreign_key_check")
-                    guard dangling.isEmpty else {
-                        throw StoreError(.integrity(["\(dangling.count) merged rows refer to missing rows, first in \(dangling[0][0] as String? ?? "?")"]),
-                                         path: path, activity: "merging \(otherPath)")
+                    if let dangling = try ForeignKeyCheck.dangling(db) {
+                        throw StoreError(.integrity(["merged: " + dangling]), path: path, activity: "merging \(otherPath)")
                     }
                     return .commit
                 }
@@ -34,7 +32,7 @@ extension CanonicalStore {
     private static func upsert(_ table: String, db: Database) throws -> Int {
         let columns = try Row.fetchAll(db, sql: "PRAGMA main.table_info(\(table))")
         let names = columns.map { "\"\($0["name"] as String)\"" }
-        let key = columns.filter { ($0["pk"] as Int) > 0 }.sorted { ($0["pk"] as Int) < ($1["pk"] as Int) }.map { "\"\($0["name"] as String)\"" }
+        let key = try CanonicalTables.key(of: table, db: db).map { "\"\($0)\"" }
         let others = names.filter { !key.contains($0) }
         let list = names.joined(separator: ", ")
         let action = others.isEmpty || key.isEmpty ? "DO NOTHING" : "DO UPDATE SET " + others.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")

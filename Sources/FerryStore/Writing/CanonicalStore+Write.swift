@@ -26,39 +26,72 @@ extension CanonicalStore {
                         _ body: (StoreSession) throws -> Void) throws -> [String: Int] {
         var counts: [String: Int] = [:]
         var activity: String?
+        // What the session does after the records are written, named in an error instead of the last record.
+        var phase: String?
         do {
-            try queue.write { db in
-                try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
-                // Every row this session writes is bound by `RowBinder`, which holds each value to
-                // its column's CHECK in Swift (``ColumnRules``); SQLite evaluating them again took
-                // half of a conversion's SQL time. Only this session's statements skip them.
-                try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
-                defer { try? db.execute(sql: "PRAGMA ignore_check_constraints = OFF") }
+            try queue.writeWithoutTransaction { db in
                 let fresh = try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM recipe) + (SELECT count(*) FROM project) + (SELECT count(*) FROM log)") == 0
-                let session = StoreSession(db: db, report: report, keepGoing: keepGoing, fresh: fresh)
-                defer { session.stopTakingLogs() }
-                defer { activity = session.writer.activity }
-                // Into an empty store, the log table's secondary indexes are built once at the end
-                // (a sort) rather than row by row: the same indexes, from the same SQL text.
-                let deferred = fresh ? try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'log' AND sql IS NOT NULL") : []
-                for index in deferred { try db.execute(sql: "DROP INDEX \(index["name"] as String)") }
-                try body(session)
-                try session.settlePending()
-                if !deferred.isEmpty {
+                // Into an empty store, the keys and indexes of logs and snapshots are built once at
+                // the end (a sort) rather than row by row: the same indexes, from the same SQL text.
+                // Without the key of `log`, SQLite cannot check the foreign keys that name it, so
+                // they are off for this transaction (SQLite allows the switch only outside one) and
+                // every foreign key is checked before it commits.
+                let deferred = fresh ? try Row.fetchAll(db, sql: """
+                    SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('log', 'log_snapshot') AND sql IS NOT NULL
+                    """) : []
+                if !deferred.isEmpty { try db.execute(sql: "PRAGMA foreign_keys = OFF") }
+                defer { if !deferred.isEmpty { try? db.execute(sql: "PRAGMA foreign_keys = ON") } }
+                try db.inTransaction {
+                    try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
+                    // Every row this session writes is bound by `RowBinder`, which holds each value to
+                    // its column's CHECK in Swift (``ColumnRules``); SQLite evaluating them again took
+                    // half of a conversion's SQL time. Only this session's statements skip them.
+                    try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
+                    defer { try? db.execute(sql: "PRAGMA ignore_check_constraints = OFF") }
+                    let session = StoreSession(db: db, report: report, keepGoing: keepGoing, fresh: fresh)
+                    defer { session.stopTakingLogs() }
+                    defer { activity = phase ?? session.writer.activity }
+                    for index in deferred { try db.execute(sql: "DROP INDEX \(index["name"] as String)") }
+                    try body(session)
                     // An index is built by a sort that may use as much memory as the page cache, on
-                    // top of it: the bulk load's large cache is given back first.
-                    try db.execute(sql: "PRAGMA cache_size = -8192")
-                    for index in deferred { try db.execute(sql: index["sql"] as String) }
+                    // top of it: the bulk load's large cache is given back first. The keys come
+                    // before settling links, which looks records up by id; the other indexes after,
+                    // so that links settled late do not update them row by row.
+                    let (keys, others) = (deferred.filter { isUnique($0) }, deferred.filter { !isUnique($0) })
+                    if !deferred.isEmpty { try db.execute(sql: "PRAGMA cache_size = -8192") }
+                    try build(keys, db: db, phase: &phase)
+                    phase = nil
+                    try session.settlePending()
+                    try build(others, db: db, phase: &phase)
+                    phase = nil
+                    if let run {
+                        try session.writer.writeRun(version: run.version, inputs: run.inputs, db: db)
+                    }
+                    if !deferred.isEmpty, let dangling = try ForeignKeyCheck.dangling(db) {
+                        phase = "checking foreign keys"
+                        throw StoreError(.integrity([dangling]), path: path, activity: phase)
+                    }
+                    counts = session.writer.counts
+                    return .commit
                 }
-                if let run {
-                    try session.writer.writeRun(version: run.version, inputs: run.inputs, db: db)
-                }
-                counts = session.writer.counts
             }
         } catch let error as DatabaseError {
             throw StoreError(error, path: path, activity: activity)
         }
         return counts
+    }
+
+    private func isUnique(_ index: Row) -> Bool {
+        (index["sql"] as String).hasPrefix("CREATE UNIQUE INDEX")
+    }
+
+    /// A key built after the rows fails on a duplicate that the conversion's claims let through:
+    /// the error then names the index, not the last record written.
+    private func build(_ indexes: [Row], db: Database, phase: inout String?) throws {
+        for index in indexes {
+            phase = "building the index \(index["name"] as String)"
+            try db.execute(sql: index["sql"] as String)
+        }
     }
 }
 
