@@ -1,6 +1,6 @@
 import FerryArchive
 @testable import FerryBundle
-import FerryStore
+@testable import FerryStore
 import FerryTestSupport
 import Foundation
 import GRDB
@@ -33,6 +33,38 @@ import Testing
         #expect(try StoreFixtures.integrityProblems(imported) == [])
         // Nothing but the store is left beside it: the staging folder is gone.
         #expect(StoreFixtures.listing(directory.path).filter { $0.hasPrefix(".") } == [])
+    }
+
+    /// A bundle a Ferry of schema version 1 wrote (logs keyed by their primary key) imports whole
+    /// into version 2, replacing a store or merged into one: the snapshot is upgraded in staging.
+    @Test func aBundleOfSchemaVersion1ImportsWhole() throws {
+        let current = try BundleFixtures.sampleStore(at: path("current.ferry"))
+        let old = path("old.ferry")
+        let queue = try DatabaseQueue(path: old)
+        try StoreMigrations.migrator.migrate(queue, upTo: "v1-canonical")
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            try db.execute(sql: "ATTACH DATABASE ? AS current", arguments: [current])
+            for table in CanonicalTables.all { try db.execute(sql: "INSERT INTO main.\(table) SELECT * FROM current.\(table)") }
+            try db.execute(sql: "DETACH DATABASE current")
+        }
+        try queue.close()
+        let bundle = path("old.tar.zst")
+        let summary = try BundleExporter().export(store: old, to: bundle)
+        #expect(summary.schemaVersion == 1 && summary.counts["log"] == 14)
+
+        let imported = path("imported.ferry")
+        _ = try BundleImporter().importBundle(bundle, into: imported)
+        var before = try TableContents(path: old), after = try TableContents(path: imported)
+        before.tables["grdb_migrations"] = nil
+        after.tables["grdb_migrations"] = nil
+        #expect(before == after, "\(before.differences(from: after))")
+        #expect(try UntrustedStore.checkSchema(imported) == 2)
+        #expect(try StoreFixtures.integrityProblems(imported) == [])
+
+        let merged = try BundleImporter(merge: true).importBundle(bundle, into: current)
+        #expect(merged.merged && merged.counts["log"] == 14)
+        #expect(try TableContents(path: current).tables["log"] == before.tables["log"])
     }
 
     @Test func theSameStoreGivesTheSameBytes() throws {
