@@ -13,7 +13,11 @@ entities = {t: {'attrs': [], 'rels': []} for t in tables}
 for t in tables:
     cols = db.execute(f"pragma table_info({t})").fetchall()
     fks = {r[3]: (r[2], r[6]) for r in db.execute(f"pragma foreign_key_list({t})")}
+    # The key: the primary key, or the UNIQUE index that keys logs and snapshots since schema version 2.
     pk_cols = [c[1] for c in cols if c[5] > 0]
+    if not pk_cols:
+        unique = [r[1] for r in db.execute(f"pragma index_list({t})") if r[2] and not r[4]]
+        pk_cols = [r[2] for r in db.execute(f"pragma index_info({unique[0]})")] if unique else []
     for cid, name, ctype, notnull, default, pk in cols:
         if name in fks and name.endswith('_id'):
             dest, on_delete = fks[name]
