@@ -20,8 +20,9 @@ public final class CanonicalStore: @unchecked Sendable {
     /// - Throws: ``StoreError`` when the file is not a Ferry store or is newer than this Ferry.
     /// - Parameter bulk: for a new file that is flushed and renamed into place when complete (a
     ///   crash loses only the temporary file): no syncs while writing, the journal in memory, and
-    ///   a larger page cache, which random UUID keys need. 32 MB: at a million logs 64 MB was 4 s
-    ///   (6%) faster but peaked at 179 MB instead of 139 MB.
+    ///   a larger page cache, which random UUID keys need when they go in row by row (a new store
+    ///   builds its log keys at the end instead). 32 MB: at a million logs, with schema version 1,
+    ///   64 MB was 4 s (6%) faster but peaked at 179 MB instead of 139 MB.
     public init(path: String, readOnly: Bool = false, bulk: Bool = false) throws {
         self.path = path
         var configuration = Configuration()
@@ -198,13 +199,13 @@ public enum CanonicalTables {
 
     /// The columns that identify a table's rows: its primary key, or else those of its UNIQUE
     /// index (logs and their snapshots since schema version 2); empty when it has neither.
-    public static func key(of table: String, schema: String = "main", db: Database) throws -> [String] {
-        let primary = try Row.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?, ?) WHERE pk > 0 ORDER BY pk", arguments: [table, schema])
-        if !primary.isEmpty { return primary.map { $0[0] } }
-        let unique = try String.fetchOne(db, sql: "SELECT name FROM pragma_index_list(?, ?) WHERE \"unique\" AND NOT partial ORDER BY seq LIMIT 1",
-                                         arguments: [table, schema])
+    public static func key(of table: String, db: Database) throws -> [String] {
+        let primary = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?, 'main') WHERE pk > 0 ORDER BY pk", arguments: [table])
+        if !primary.isEmpty { return primary }
+        let unique = try String.fetchOne(db, sql: "SELECT name FROM pragma_index_list(?, 'main') WHERE \"unique\" AND NOT partial ORDER BY seq LIMIT 1",
+                                         arguments: [table])
         guard let unique else { return [] }
-        return try String.fetchAll(db, sql: "SELECT name FROM pragma_index_info(?, ?) ORDER BY seqno", arguments: [unique, schema])
+        return try String.fetchAll(db, sql: "SELECT name FROM pragma_index_info(?, 'main') ORDER BY seqno", arguments: [unique])
     }
 
     public static let all = [

@@ -36,10 +36,15 @@ import Testing
         return path
     }
 
+    /// A version 1 store after Ferry opened it for writing.
+    func upgradedVersion1Store(_ name: String) throws -> String {
+        let path = try version1Store(name)
+        try CanonicalStore(path: path).close()
+        return path
+    }
+
     @Test func aVersion1StoreIsRebuiltWithEveryRowAndRowid() throws {
-        let path = try version1Store("v1.ferry")
-        let store = try CanonicalStore(path: path)
-        try store.close()
+        let path = try upgradedVersion1Store("v1.ferry")
         let queue = try DatabaseQueue(path: path)
         defer { try? queue.close() }
         try queue.read { (db: Database) throws in
@@ -59,10 +64,7 @@ import Testing
     }
 
     @Test func theKeysStillRefuseADuplicateAndStillCascade() throws {
-        let path = try version1Store("keys.ferry")
-        let store = try CanonicalStore(path: path)
-        try store.close()
-        let queue = try DatabaseQueue(path: path)
+        let queue = try DatabaseQueue(path: try upgradedVersion1Store("keys.ferry"))
         defer { try? queue.close() }
         try queue.write { (db: Database) throws in
             #expect(throws: DatabaseError.self) {
@@ -90,9 +92,7 @@ import Testing
     }
 
     @Test func theForeignKeyCheckFindsWhatSQLiteFinds() throws {
-        let path = try version1Store("dangling.ferry")
-        try CanonicalStore(path: path).close()
-        let queue = try DatabaseQueue(path: path, configuration: { var c = Configuration(); c.foreignKeysEnabled = false; return c }())
+        let queue = try DatabaseQueue(path: try upgradedVersion1Store("dangling.ferry"), configuration: { var c = Configuration(); c.foreignKeysEnabled = false; return c }())
         defer { try? queue.close() }
         try queue.write { (db: Database) throws in
             #expect(try ForeignKeyCheck.dangling(db) == nil)

@@ -6,19 +6,19 @@ import GRDB
 /// order of their UUIDs.
 enum ForeignKeyCheck {
     /// How many rows name a missing row, and the first of them, in one line; nil when none does.
-    static func dangling(_ db: Database, schema: String = "main") throws -> String? {
+    static func dangling(_ db: Database) throws -> String? {
         var count = 0
         var first: String?
-        let tables = try String.fetchAll(db, sql: "SELECT name FROM \(schema).sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        let tables = try String.fetchAll(db, sql: "SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
         for child in tables {
-            let keys = try Row.fetchAll(db, sql: "SELECT id, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?, ?) ORDER BY id, seq",
-                                        arguments: [child, schema])
+            let keys = try Row.fetchAll(db, sql: "SELECT id, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?, 'main') ORDER BY id, seq",
+                                        arguments: [child])
             for key in Dictionary(grouping: keys, by: { $0["id"] as Int }).sorted(by: { $0.key < $1.key }).map(\.value) {
                 let parent: String = key[0]["table"]
                 // A key with a NULL column names nothing, as SQLite has it.
-                let named = key.map { "c.\(quoted($0["from"])) IS NOT NULL" }.joined(separator: " AND ")
-                let matches = key.map { "p.\(quoted($0["to"] as String? ?? "id")) = c.\(quoted($0["from"]))" }.joined(separator: " AND ")
-                let missing = "FROM \(schema).\(quoted(child)) c WHERE \(named) AND NOT EXISTS (SELECT 1 FROM \(schema).\(quoted(parent)) p WHERE \(matches))"
+                let named = key.map { "c.\(($0["from"] as String).quotedDatabaseIdentifier) IS NOT NULL" }.joined(separator: " AND ")
+                let matches = key.map { "p.\(($0["to"] as String? ?? "id").quotedDatabaseIdentifier) = c.\(($0["from"] as String).quotedDatabaseIdentifier)" }.joined(separator: " AND ")
+                let missing = "FROM main.\(child.quotedDatabaseIdentifier) c WHERE \(named) AND NOT EXISTS (SELECT 1 FROM main.\(parent.quotedDatabaseIdentifier) p WHERE \(matches))"
                 let found = try Int.fetchOne(db, sql: "SELECT count(*) \(missing)") ?? 0
                 guard found > 0 else { continue }
                 count += found
@@ -30,9 +30,5 @@ enum ForeignKeyCheck {
         }
         guard let first else { return nil }
         return (count == 1 ? "1 row refers" : "\(count) rows refer") + " to missing rows, first in \(first)"
-    }
-
-    private static func quoted(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

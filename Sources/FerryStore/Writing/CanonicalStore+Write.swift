@@ -60,10 +60,8 @@ extension CanonicalStore {
                     let (keys, others) = (deferred.filter { isUnique($0) }, deferred.filter { !isUnique($0) })
                     if !deferred.isEmpty { try db.execute(sql: "PRAGMA cache_size = -8192") }
                     try build(keys, db: db, phase: &phase)
-                    phase = nil
                     try session.settlePending()
                     try build(others, db: db, phase: &phase)
-                    phase = nil
                     if let run {
                         try session.writer.writeRun(version: run.version, inputs: run.inputs, db: db)
                     }
@@ -92,6 +90,7 @@ extension CanonicalStore {
             phase = "building the index \(index["name"] as String)"
             try db.execute(sql: index["sql"] as String)
         }
+        phase = nil
     }
 }
 
