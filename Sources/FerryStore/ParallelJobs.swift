@@ -7,19 +7,20 @@ public enum ParallelJobs {
     /// One thread per core, at most four: the jobs Ferry runs (tables, checks) gain nothing more.
     public static let defaultThreads = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4))
 
-    /// - Parameter finished: told how many jobs have finished of how many, after each one.
+    /// - Parameter finished: told how many jobs have finished of how many, after each one; calls
+    ///   come one at a time, in counting order, so a progress display never steps back.
     public static func run<Value: Sendable>(_ jobs: [@Sendable () throws -> Value], threads: Int,
                                             finished: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) throws -> [Value] {
         let state = JobState<Value>(count: jobs.count)
         DispatchQueue.concurrentPerform(iterations: max(1, min(threads, jobs.count))) { _ in
             while let index = state.take() {
-                let done: Int
+                let result: Result<Value, any Error>
                 do {
-                    done = state.finish(index, .success(try jobs[index]()))
+                    result = .success(try jobs[index]())
                 } catch {
-                    done = state.finish(index, .failure(error))
+                    result = .failure(error)
                 }
-                finished?(done, jobs.count)
+                state.finish(index, result) { done in finished?(done, jobs.count) }
             }
         }
         return try state.values()
@@ -45,13 +46,14 @@ private final class JobState<Value: Sendable>: @unchecked Sendable {
         }
     }
 
-    /// - Returns: how many jobs have finished, this one included.
-    func finish(_ index: Int, _ result: Result<Value, any Error>) -> Int {
+    /// Records a job's result and tells `counted` how many jobs have finished, this one included,
+    /// under the lock: two jobs ending at once cannot report their counts out of order.
+    func finish(_ index: Int, _ result: Result<Value, any Error>, counted: (Int) -> Void) {
         lock.withLock {
             if case .failure = result { failed = true }
             results[index] = result
             finishedCount += 1
-            return finishedCount
+            counted(finishedCount)
         }
     }
 
