@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A strict JSON parser for untrusted input (RFC 8259): UTF-8 only, no trailing commas or
 /// comments, duplicate keys refused, nesting bounded, numbers kept as written.
 ///
@@ -17,7 +21,20 @@ public struct JSONReader: Sendable {
     /// Reads exactly one JSON value; whitespace may surround it, nothing else.
     /// - Throws: ``JSONReadError``.
     public func read(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONReadError) -> JSONValue {
+        var scratch = ReadScratch()
+        return try read(bytes, reusing: &scratch)
+    }
+
+    /// Reads as ``read(_:)-(UnsafeBufferPointer<UInt8>)`` does, with the working storage a
+    /// stream of records keeps from one record to the next.
+    func read(_ bytes: UnsafeBufferPointer<UInt8>, reusing scratch: inout ReadScratch) throws(JSONReadError) -> JSONValue {
         var parser = Parser(bytes: bytes, maximumDepth: maximumDepth, allowsDuplicateKeys: allowsDuplicateKeys)
+        swap(&parser.scratch, &scratch)
+        defer {
+            swap(&parser.scratch, &scratch)
+            // A document that failed leaves the members of its open objects.
+            scratch.stack.members.removeAll(keepingCapacity: true)
+        }
         return try parser.parseDocument()
     }
 
@@ -83,12 +100,67 @@ public struct JSONReadError: Error, Sendable, Equatable, CustomStringConvertible
     }
 }
 
+/// What parsing reuses from one document to the next (the records of a stream).
+struct ReadScratch {
+    var stack = MemberStack()
+    var keys = KeyCache()
+}
+
+/// Object keys made before, found again by their bytes: the records of a stream repeat the
+/// same dozen keys, and making each anew cost a `String` (an allocation past 15 bytes) each time.
+struct KeyCache {
+    /// Made on first use: a parser's own cache, swapped out for a stream's, costs nothing.
+    private var slots: [String] = []
+
+    /// The key of these ASCII bytes: the one made before when its slot holds it, else a new one.
+    mutating func key(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let count = bytes.count
+        guard count > 0, count <= 48 else { return String(decoding: bytes, as: UTF8.self) }
+        if slots.isEmpty { slots = [String](repeating: "", count: 64) }
+        let slot = (count &* 31 &+ Int(bytes[0]) &* 7 &+ Int(bytes[count - 1]) &+ Int(bytes[count / 2])) & 63
+        var cached = slots[slot]
+        if cached.utf8.count == count,
+           cached.withUTF8({ memcmp($0.baseAddress!, bytes.baseAddress!, count) == 0 }) {
+            return cached
+        }
+        let key = String(decoding: bytes, as: UTF8.self)
+        slots[slot] = key
+        return key
+    }
+}
+
+/// The members of the objects being parsed, nested objects' above their parent's. Each object's
+/// are moved from here into an array of exactly their count when it closes: growing each
+/// object's own array by doubling was a tenth of reading a brew log.
+struct MemberStack {
+    typealias Member = (key: String, value: JSONValue)
+    var members: [Member] = []
+
+    /// The members from `base` to the top, moved out into an array of their own.
+    mutating func pop(from base: Int) -> [Member] {
+        let count = members.count - base
+        guard count > 0 else { return [] }
+        let popped = [Member](unsafeUninitializedCapacity: count) { buffer, initialized in
+            members.withUnsafeMutableBufferPointer { all in
+                let source = all.baseAddress! + base
+                buffer.baseAddress!.moveInitialize(from: source, count: count)
+                // Moved-from slots get values that own nothing, so removing them releases nothing twice.
+                source.initialize(repeating: (key: "", value: .null), count: count)
+            }
+            initialized = count
+        }
+        members.removeLast(count)
+        return popped
+    }
+}
+
 private struct Parser {
     let bytes: UnsafeBufferPointer<UInt8>
     let maximumDepth: Int
     let allowsDuplicateKeys: Bool
     var index = 0
     var depth = 0
+    var scratch = ReadScratch()
 
     init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int, allowsDuplicateKeys: Bool) {
         self.bytes = bytes
@@ -127,24 +199,25 @@ private struct Parser {
     mutating func parseObject() throws(JSONReadError) -> JSONValue {
         try enter()
         index += 1
-        var members: [(key: String, value: JSONValue)] = []
+        let base = scratch.stack.members.count
         var seen: Set<String> = []
         skipWhitespace()
         if peek() == UInt8(ascii: "}") {
             index += 1
             depth -= 1
-            return .object(JSONObject(members))
+            return .object(JSONObject())
         }
         while true {
             skipWhitespace()
             guard index < bytes.count else { throw error(.unexpectedEnd) }
             guard bytes[index] == UInt8(ascii: "\"") else { throw unexpected(expecting: "a key in quotes") }
             let keyStart = index
-            let key = try parseString()
+            let key = try parseKey()
             if !allowsDuplicateKeys {
                 // Small objects are the norm: a linear scan beats hashing until a dozen members.
-                let duplicate = members.count < 12 ? members.contains { $0.key == key } : !seen.insert(key).inserted
-                if members.count == 11 { seen = Set(members.map(\.key)); seen.insert(key) }
+                let count = scratch.stack.members.count - base
+                let duplicate = count < 12 ? scratch.stack.members[base...].contains { $0.key == key } : !seen.insert(key).inserted
+                if count == 11 { seen = Set(scratch.stack.members[base...].map(\.key)); seen.insert(key) }
                 if duplicate {
                     index = keyStart
                     throw error(.duplicateKey(key))
@@ -160,7 +233,7 @@ private struct Parser {
             } catch {
                 throw error.prefixed(Self.pathComponent(key))
             }
-            members.append((key, value))
+            scratch.stack.members.append((key, value))
             skipWhitespace()
             guard index < bytes.count else { throw error(.unexpectedEnd) }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -168,7 +241,7 @@ private struct Parser {
             throw unexpected(expecting: "',' or '}'")
         }
         depth -= 1
-        return .object(JSONObject(members))
+        return .object(JSONObject(scratch.stack.pop(from: base)))
     }
 
     mutating func parseArray() throws(JSONReadError) -> JSONValue {
@@ -196,6 +269,23 @@ private struct Parser {
         }
         depth -= 1
         return .array(elements)
+    }
+
+    /// A member's key: as ``parseString()``, but plain ASCII keys come from the key cache.
+    mutating func parseKey() throws(JSONReadError) -> String {
+        let start = index + 1
+        var end = start
+        while end < bytes.count {
+            let byte = bytes[end]
+            if byte == UInt8(ascii: "\"") {
+                index = end + 1
+                return scratch.keys.key(UnsafeBufferPointer(start: bytes.baseAddress! + start, count: end - start))
+            }
+            // Escapes, control characters and non-ASCII take the general path.
+            if byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { break }
+            end += 1
+        }
+        return try parseString()
     }
 
     mutating func parseString() throws(JSONReadError) -> String {

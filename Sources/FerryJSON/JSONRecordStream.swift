@@ -44,6 +44,9 @@ public final class JSONRecordStream {
     private var finished = false
     private let chunkSize: Int
     private let reader: JSONReader
+    /// Kept from one record to the next: objects' members need no array grown anew, and keys
+    /// seen before are not made again.
+    private var scratch = ReadScratch()
 
     public init(path: String, chunkSize: Int = 1 << 20, reader: JSONReader = JSONReader()) throws {
         self.path = path
@@ -90,12 +93,14 @@ public final class JSONRecordStream {
                 return nil
             }
             let startLine = line
-            let length = try valueLength()
+            let (length, newlines) = try valueLength()
             count += 1
             let value: Result<JSONValue, JSONReadError> = buffer.withUnsafeBufferPointer { all in
-                Result { () throws(JSONReadError) in try reader.read(UnsafeBufferPointer(rebasing: all[position..<(position + length)])) }
+                Result { () throws(JSONReadError) in
+                    try reader.read(UnsafeBufferPointer(rebasing: all[position..<(position + length)]), reusing: &scratch)
+                }
             }
-            for byte in buffer[position..<(position + length)] where byte == 0x0A { line += 1 }
+            line += newlines
             position += length
             switch value {
             case .success(let value):
@@ -123,45 +128,77 @@ public final class JSONRecordStream {
         return nil
     }
 
-    /// The byte length of the value starting at `position`, reading more of the file as needed.
-    private func valueLength() throws -> Int {
-        var index = position
+    /// The byte length of the value starting at `position`, and the line breaks in it, reading
+    /// more of the file as needed.
+    private func valueLength() throws -> (length: Int, newlines: Int) {
+        let first = buffer[position]
+        var scan = ValueScan(isContainer: first == UInt8(ascii: "{") || first == UInt8(ascii: "["))
+        var scanned = position
+        while true {
+            // Over the buffer in place: indexing the array property byte by byte was a tenth of
+            // reading a brew log.
+            let end = buffer.withUnsafeBufferPointer { scan.end(in: $0, from: scanned) }
+            if let end { return (end - position, scan.newlines) }
+            let offset = buffer.count - position
+            try fill()
+            scanned = position + offset
+            // The file ends inside the value: let the reader say where.
+            if scanned >= buffer.count { return (buffer.count - position, scan.newlines) }
+        }
+    }
+
+    /// Where the search for a value's end stands; kept while more of the file is read.
+    private struct ValueScan {
+        let isContainer: Bool
         var depth = 0
         var inString = false
         var escaped = false
-        let first = buffer[index]
-        let isContainer = first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
-        while true {
-            if index >= buffer.count {
-                let offset = index - position
-                try fill()
-                index = position + offset
-                if index >= buffer.count {
-                    // The file ends inside the value: let the reader say where.
-                    return buffer.count - position
+        var newlines = 0
+
+        /// The index just past the value's end, or nil when `bytes` end first.
+        mutating func end(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+            // The state in locals while scanning, stored back when the bytes run out.
+            var depth = depth, inString = inString, escaped = escaped, newlines = newlines
+            defer { (self.depth, self.inString, self.escaped, self.newlines) = (depth, inString, escaped, newlines) }
+            var index = start
+            let count = bytes.count
+            while index < count {
+                if inString && !escaped {
+                    // Most of a record is text: run to the next quote, backslash or line break.
+                    while index < count, bytes[index] != 0x22, bytes[index] != 0x5C, bytes[index] != 0x0A { index += 1 }
+                    guard index < count else { break }
                 }
-            }
-            let byte = buffer[index]
-            if inString {
-                if escaped { escaped = false }
-                else if byte == 0x5C { escaped = true }
-                else if byte == 0x22 { inString = false; if !isContainer && depth == 0 { return index + 1 - position } }
-            } else {
+                let byte = bytes[index]
+                index += 1
+                if inString {
+                    if escaped { escaped = false; continue }
+                    if byte == 0x5C { escaped = true; continue }
+                    if byte == 0x22 {
+                        inString = false
+                        if !isContainer && depth == 0 { return index }
+                    } else if byte == 0x0A {
+                        newlines += 1
+                    }
+                    continue
+                }
                 switch byte {
                 case 0x22: inString = true
                 case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
                 case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                    if depth == 0 { return index - position }   // a scalar ended by the array's bracket
+                    if depth == 0 { return index - 1 }   // a scalar ended by the array's bracket
                     depth -= 1
-                    if depth == 0 { return index + 1 - position }
+                    if depth == 0 { return index }
                 case UInt8(ascii: ","):
-                    if depth == 0 { return index - position }
-                case 0x20, 0x09, 0x0A, 0x0D:
-                    if depth == 0 && !isContainer { return index - position }
+                    if depth == 0 { return index - 1 }
+                case 0x0A:
+                    if depth == 0 && !isContainer { return index - 1 }
+                    newlines += 1
+                case 0x20, 0x09, 0x0D:
+                    if depth == 0 && !isContainer { return index - 1 }
                 default: break
                 }
             }
-            index += 1
+            return nil
         }
     }
 

@@ -95,6 +95,11 @@ public struct JSONObject: Sendable, Hashable, Sequence {
         }
     }
 
+    /// Room for `count` members, so that adding them allocates once.
+    public mutating func reserveCapacity(_ count: Int) {
+        members.reserveCapacity(count)
+    }
+
     public var keys: [String] { members.map(\.key) }
     public var count: Int { members.count }
     public var isEmpty: Bool { members.isEmpty }

@@ -111,6 +111,17 @@ private func failure(_ text: String) -> JSONReadError? {
         #expect(failure("{\(members), \"k17\": 0}")?.kind == .duplicateKey("k17"))
     }
 
+    /// Members of nested objects are gathered above their parent's: neither sees the other's keys.
+    @Test func nestedObjectsKeepTheirOwnMembers() throws {
+        let members = (0..<30).map { "\"k\($0)\": {\"k\($0)\": \($0), \"k\($0 + 1)\": [{\"k0\": 0}]}" }.joined(separator: ", ")
+        let value = try read("{\(members), \"last\": {}}")
+        let object = try #require(value.object)
+        #expect(object.keys == (0..<30).map { "k\($0)" } + ["last"])
+        #expect(object["k7"]?["k8"]?.array?.first?["k0"]?.number?.text == "0")
+        #expect(object["last"]?.object?.isEmpty == true)
+        #expect(failure("{\(members), \"k29\": 1}")?.kind == .duplicateKey("k29"))
+    }
+
     @Test(arguments: TestPaths.files(under: TestPaths.corpus.appendingPathComponent("seedapps")) { $0.hasSuffix(".json") })
     func everySeedAppJSONFileAgreesWithFoundation(path: String) throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))

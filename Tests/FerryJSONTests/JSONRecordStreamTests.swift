@@ -39,6 +39,43 @@ import Testing
         #expect(failures.count == 1 && failures[0].recoverable == false)
     }
 
+    /// Keys come from a cache kept across records: keys that share its slot (same length, first,
+    /// middle and last byte) must still come out as written, record after record, and so must
+    /// escaped and non-ASCII keys, which bypass it.
+    @Test func keysThatShareACacheSlotStayApart() throws {
+        let lines = (0..<4).map { index in
+            index % 2 == 0 ? #"{"aXbcde":\#(index),"aYbcde":\#(index),"caf\u00e9":1,"é":2}"#
+                           : #"{"aYbcde":\#(index),"aZbcde":\#(index)}"#
+        }
+        let (values, failures) = try read(lines.joined(separator: "\n"), name: "slots.ndjson")
+        #expect(failures.isEmpty)
+        #expect(values == [#"{"aXbcde":0,"aYbcde":0,"café":1,"é":2}"#, #"{"aYbcde":1,"aZbcde":1}"#,
+                           #"{"aXbcde":2,"aYbcde":2,"café":1,"é":2}"#, #"{"aYbcde":3,"aZbcde":3}"#])
+    }
+
+    /// Members are gathered on a stack kept across records: a record that fails inside nested
+    /// objects must leave nothing behind for the next, and a nested object's keys are not its parent's.
+    @Test func aRecordFailingInsideNestedObjectsLeavesNothingForTheNext() throws {
+        let text = """
+            {"a":{"b":{"c":1,"d":[1,{"e":2}],"f":tru}}}
+            {"b":{"a":1},"a":{"b":2}}
+            {"x":{"y":1},"y":2,"x":3}
+            {"z":1}
+            """
+        let (values, failures) = try read(text, name: "nested.ndjson")
+        #expect(values == [#"{"a":{"b":2},"b":{"a":1}}"#, #"{"z":1}"#])
+        #expect(failures.map(\.record) == [1, 3] && failures.allSatisfy(\.recoverable))
+    }
+
+    /// Line numbers come from the scan that finds each record's end, across reads of the file.
+    @Test func recordsKeepTheLineTheyStartOnAcrossChunks() throws {
+        let text = "[\n  {\n    \"a\": \"x\\\"y\"\n  },\n\n  {\"a\": 2},\n  3\n]\n"
+        let stream = try JSONRecordStream(path: try directory.write(text, to: "pretty.json"), chunkSize: 4)
+        var lines: [Int] = []
+        while let record = try stream.next() { lines.append(record.line) }
+        #expect(lines == [2, 6, 7])
+    }
+
     @Test func aMissingCommaBetweenElementsEndsTheFile() throws {
         let (values, failures) = try read("[{\"a\":1} {\"a\":2}]", name: "comma.json")
         #expect(values == [#"{"a":1}"#])
