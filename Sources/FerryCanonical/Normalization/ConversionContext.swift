@@ -147,8 +147,14 @@ struct UUIDKey: Hashable {
     var low: UInt64
 
     init?(_ text: String) {
+        // Over the bytes in place: iterating the UTF-8 view cost twice as much.
+        guard let key = text.utf8.withContiguousStorageIfAvailable(Self.init(bytes:)) ?? Self(bytes: Array(text.utf8)) else { return nil }
+        self = key
+    }
+
+    private init?<Bytes: Collection<UInt8>>(bytes: Bytes) {
         var high: UInt64 = 0, low: UInt64 = 0, digits = 0
-        for byte in text.utf8 {
+        for byte in bytes {
             let value: UInt8
             switch byte {
             case 0x30...0x39: value = byte - 0x30
@@ -163,7 +169,7 @@ struct UUIDKey: Hashable {
             digits += 1
             if digits > 32 { return nil }
         }
-        guard digits == 32, text.utf8.count == 36 else { return nil }
+        guard digits == 32, bytes.count == 36 else { return nil }
         self.high = high
         self.low = low
     }

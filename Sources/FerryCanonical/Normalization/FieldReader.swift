@@ -66,7 +66,9 @@ public struct FieldReader {
     }
 
     private func position(_ key: String) -> Int? {
-        if let exact = object.members.firstIndex(where: { $0.key == key }) { return exact }
+        // Lengths first: most keys differ in length, and comparing strings was a tenth of reading a brew log.
+        let length = key.utf8.count
+        if let exact = object.members.firstIndex(where: { $0.key.utf8.count == length && $0.key == key }) { return exact }
         guard caseInsensitive else { return nil }
         let lowered = key.lowercased()
         return object.members.firstIndex { $0.key.lowercased() == lowered }
