@@ -156,7 +156,7 @@ extension BatchWriter {
     /// Takes a log's rows onto the tape (a new store's: no old rows to delete first).
     mutating func take(_ log: Log) {
         begin(log.source)
-        add(fresh ? RowShapes.newLog : RowShapes.log) { row in
+        add(fresh ? RowShapes.newLog : RowShapes.log, for: log) { row, log in
             row.add("id", log.id)
             row.add("source_app", log.source.app.rawValue)
             row.add("source_entity", log.source.entity)
@@ -176,8 +176,9 @@ extension BatchWriter {
             row.add("modified_at", log.modifiedAt)
             row.add("extras", json: .object(log.extras))
         }
-        if let snapshot = log.snapshot {
-            add(fresh ? RowShapes.newLogSnapshot : RowShapes.logSnapshot) { row in
+        if log.snapshot != nil {
+            add(fresh ? RowShapes.newLogSnapshot : RowShapes.logSnapshot, for: log) { row, log in
+                let snapshot = log.snapshot.unsafelyUnwrapped
                 row.add("log_id", log.id)
                 row.add("source_type", snapshot.sourceType)
                 row.add("source_id", snapshot.sourceID)

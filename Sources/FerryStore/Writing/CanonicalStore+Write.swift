@@ -145,7 +145,16 @@ struct BatchWriter {
 
     /// Takes one row of `shape` onto the tape, its values given by `bind`, and counts it.
     mutating func add(_ shape: UpsertShape, _ bind: (inout RowBinder) -> Void) {
-        if let key = tape.add(shape, bind) {
+        count(shape, key: tape.add(shape, bind))
+    }
+
+    /// As ``add(_:_:)``, with `record` handed to `bind` rather than captured (no copy of it).
+    mutating func add<Record>(_ shape: UpsertShape, for record: Record, _ bind: (inout RowBinder, Record) -> Void) {
+        count(shape, key: tape.add(shape, for: record, bind))
+    }
+
+    private mutating func count(_ shape: UpsertShape, key: String?) {
+        if let key {
             written[shape.table, default: []].insert(key)
         } else {
             tallies[shape.table, default: 0] += 1

@@ -132,10 +132,16 @@ extension RowTape {
     /// Takes one row of `shape`, its values given by `bind`, for the record last begun.
     /// - Returns: the row's key when the shape's table is shared, else nil.
     mutating func add(_ shape: UpsertShape, _ bind: (inout RowBinder) -> Void) -> String? {
+        add(shape, for: ()) { row, _ in bind(&row) }
+    }
+
+    /// As ``add(_:_:)``, with `record` handed to `bind` rather than captured by it: a closure
+    /// capturing a log copied it, a retain and a release of each of its strings, for every row.
+    mutating func add<Record>(_ shape: UpsertShape, for record: Record, _ bind: (inout RowBinder, Record) -> Void) -> String? {
         var row = RowBinder(shape: shape, tape: RowTape())
         // The row fills this tape's buffers in place (no copy on write).
         swap(&row.tape, &self)
-        bind(&row)
+        bind(&row, record)
         swap(&row.tape, &self)
         assert(Int(row.index) == shape.columns.count, "\(shape.table): \(row.index) of \(shape.columns.count) values bound")
         rows.append(Row(shape: shape, end: values.count, violation: row.violation, record: records.count - 1))

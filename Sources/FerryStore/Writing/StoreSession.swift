@@ -94,7 +94,7 @@ public final class StoreSession: BatchSink {
             // played; they are played before this batch's other records, as on one thread.
             let logs = batch.logs
             batch.logs = []
-            if var previous = logTaker.exchange(logs) {
+            if var previous = logTaker.exchange(consume logs) {
                 try writer.play(&previous, db: db)
                 logTaker.recycle(previous)
             }
