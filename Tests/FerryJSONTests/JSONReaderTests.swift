@@ -48,6 +48,23 @@ private func failure(_ text: String) -> JSONReadError? {
         #expect(try read("782611200").number?.isInteger == true)
     }
 
+    /// Plain decimals take a fast path; it must give the very double `strtod` gives, bit for bit.
+    @Test func numbersReadAsDoublesExactlyAsStrtodReadsThem() throws {
+        var generator = SystemRandomNumberGenerator()
+        var texts = ["0", "-0", "-0.0", "94", "12.5", "0.1", "0.3", "123456789012345", "1234567890123456",
+                     "99999999999999.9", "0.000000000000001", "-7.25", "1e3", "2.5E-3", "12345678901234567890"]
+        for _ in 0..<20_000 {
+            let digits = String(UInt64.random(in: 0...999_999_999_999_999_999, using: &generator)).prefix(Int.random(in: 1...18))
+            let point = Int.random(in: 0...digits.count)
+            let text = point == digits.count ? String(digits) : "\(digits.prefix(point).isEmpty ? "0" : String(digits.prefix(point))).\(digits.dropFirst(point))"
+            texts.append(Bool.random() ? "-" + text : text)
+        }
+        for text in texts {
+            let number = try #require(try read(text).number)
+            #expect(number.double?.bitPattern == Double(text)?.bitPattern, "\(text)")
+        }
+    }
+
     @Test func appleEncoderOutputIsRead() throws {
         // JSONEncoder escapes "/" and writes whole doubles without ".0".
         let value = try read(#"[{"url":"https:\/\/example.com\/boro-fish-tutorial","dateAdded":782611200}]"#)

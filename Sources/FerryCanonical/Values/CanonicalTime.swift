@@ -11,32 +11,36 @@ public enum CanonicalTime {
         var time = time_t(seconds)
         var parts = tm()
         gmtime_r(&time, &parts)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(28)
-        func digits(_ value: Int, _ width: Int) {
-            var divisor = 1
-            for _ in 1..<width { divisor *= 10 }
-            var rest = value
-            while divisor > 0 {
-                bytes.append(UInt8(0x30 + (rest / divisor) % 10))
-                rest %= divisor
-                divisor /= 10
+        // Written straight into the string's storage: one allocation, not an array's and a copy.
+        return String(unsafeUninitializedCapacity: 28) { bytes in
+            var count = 0
+            func digits(_ value: Int, _ width: Int) {
+                var rest = value
+                for place in stride(from: width - 1, through: 0, by: -1) {
+                    bytes[count + place] = UInt8(0x30 + rest % 10)
+                    rest /= 10
+                }
+                count += width
             }
+            func mark(_ byte: UInt8) {
+                bytes[count] = byte
+                count += 1
+            }
+            digits(Int(parts.tm_year) + 1900, 4); mark(0x2D)
+            digits(Int(parts.tm_mon) + 1, 2); mark(0x2D)
+            digits(Int(parts.tm_mday), 2); mark(0x54)
+            digits(Int(parts.tm_hour), 2); mark(0x3A)
+            digits(Int(parts.tm_min), 2); mark(0x3A)
+            digits(Int(parts.tm_sec), 2)
+            if micros > 0 {
+                mark(0x2E)
+                var width = 6
+                while micros % 10 == 0 { micros /= 10; width -= 1 }
+                digits(micros, width)
+            }
+            mark(0x5A)
+            return count
         }
-        digits(Int(parts.tm_year) + 1900, 4); bytes.append(0x2D)
-        digits(Int(parts.tm_mon) + 1, 2); bytes.append(0x2D)
-        digits(Int(parts.tm_mday), 2); bytes.append(0x54)
-        digits(Int(parts.tm_hour), 2); bytes.append(0x3A)
-        digits(Int(parts.tm_min), 2); bytes.append(0x3A)
-        digits(Int(parts.tm_sec), 2)
-        if micros > 0 {
-            bytes.append(0x2E)
-            var width = 6
-            while micros % 10 == 0 { micros /= 10; width -= 1 }
-            digits(micros, width)
-        }
-        bytes.append(0x5A)
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     public static func string(_ date: Date) -> String {
