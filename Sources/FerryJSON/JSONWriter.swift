@@ -134,8 +134,7 @@ public struct JSONWriter: Sendable {
         case .null: append("null")
         case .bool(let flag): append(flag ? "true" : "false")
         case .number(let number):
-            var text = number.text
-            text.withUTF8 { bytes.append(contentsOf: $0) }
+            bytes.append(contentsOf: number.text.utf8)
         case .string(let text): writeString(text)
         case .array(let elements):
             guard !elements.isEmpty else { return append("[]") }
@@ -216,8 +215,11 @@ public struct JSONWriter: Sendable {
     }
 
     private mutating func writeString(_ text: String) {
-        var text = text
-        text.withUTF8 { appendString(utf8: $0) }
+        // Native strings lend their bytes as they are; only others are copied first.
+        if text.utf8.withContiguousStorageIfAvailable({ appendString(utf8: $0) }) == nil {
+            var copy = text
+            copy.withUTF8 { appendString(utf8: $0) }
+        }
     }
 
     private mutating func appendEscaped(_ byte: UInt8) {

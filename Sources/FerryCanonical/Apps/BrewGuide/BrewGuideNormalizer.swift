@@ -150,6 +150,7 @@ struct BrewGuideNormalizer {
     /// dose, yield, water temperature and grind, as parameters with units.
     func parameters(_ fields: inout FieldReader, names: (String, String, String, String)) throws -> [RecipeParameter] {
         var result: [RecipeParameter] = []
+        result.reserveCapacity(4)
         if let dose = try fields.double(names.0) { result.append(RecipeParameter(name: "dose", value: dose, unit: "g")) }
         if let yield = try fields.double(names.1) { result.append(RecipeParameter(name: "yield", value: yield, unit: "g")) }
         if let temperature = try fields.double(names.2) { result.append(RecipeParameter(name: "waterTemperature", value: temperature, unit: "°C")) }
