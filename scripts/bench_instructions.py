@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""Counts the instructions `ferry convert` executes per record, per thread, under valgrind's
+callgrind: a figure that does not move with this machine's hour-to-hour speed (wall times vary
+by up to half), so two builds can be compared in one run each. Needs valgrind.
+
+  scripts/bench_instructions.py [--records N] [--ferry PATH ...]
+
+Each --ferry (default: the release build) is copied without its debug information (valgrind
+cannot read the DWARF Swift 6.3 writes), then converts N generated brew logs (NDJSON, default
+20,000) into a new store. Prints instructions per record for each thread and in all: thread 1 is
+the store's, 2 takes the log rows, 3 reads and normalizes (4 and on: SQLite's sorter helpers).
+Used by issue 6's work: 165,114 per record at d964485, 144,322 after the reading changes."""
+import argparse, glob, os, shutil, subprocess, sys, tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def count(ferry, data, work):
+    stripped = os.path.join(work, "ferry")
+    subprocess.run(["strip", "--strip-debug", "-o", stripped, ferry], check=True)
+    store = os.path.join(work, "store.ferry")
+    for path in glob.glob(store + "*"):
+        shutil.rmtree(path) if os.path.isdir(path) else os.unlink(path)
+    out = os.path.join(work, "callgrind.out")
+    for path in glob.glob(out + "*"):
+        os.unlink(path)
+    subprocess.run(["valgrind", "--tool=callgrind", "--separate-threads=yes", f"--callgrind-out-file={out}.%p",
+                    stripped, "convert", os.path.join(data, "logs.ndjson"), "--from", "brewguide", "--to", store],
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    threads = {}
+    for path in sorted(glob.glob(out + ".*-*")):
+        with open(path) as file:
+            for line in file:
+                if line.startswith(("summary:", "totals:")):
+                    threads[path.rsplit("-", 1)[-1]] = int(line.split()[1])
+                    break
+    return threads
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--records", type=int, default=20_000)
+    parser.add_argument("--ferry", action="append")
+    args = parser.parse_args()
+    if not shutil.which("valgrind"):
+        raise SystemExit("bench_instructions: needs valgrind (apt-get install valgrind)")
+    binaries = args.ferry or [os.path.join(ROOT, ".build/release/ferry")]
+    data = os.path.join(ROOT, "out/bench", f"data-{args.records}")
+    if not os.path.exists(os.path.join(data, "logs.ndjson")):
+        subprocess.run([sys.executable, os.path.join(ROOT, "scripts/gen_brewlogs.py"), str(args.records), data], check=True)
+    for ferry in binaries:
+        with tempfile.TemporaryDirectory(prefix="ferry-instructions-") as work:
+            threads = count(ferry, data, work)
+        per_record = {thread: total / args.records for thread, total in threads.items() if total > 1_000_000}
+        parts = "  ".join(f"thread {thread}: {value:,.0f}" for thread, value in sorted(per_record.items()))
+        print(f"{ferry}: {sum(per_record.values()):,.0f} instructions per record  ({parts})")
+
+
+if __name__ == "__main__":
+    main()
