@@ -38,6 +38,20 @@ public struct JSONReader: Sendable {
         return try parser.parseDocument()
     }
 
+    /// The object or array at the start of `bytes` and the length it takes, whatever follows
+    /// it; nil when they do not start with one, whole and valid.
+    func readContainer(atStartOf bytes: UnsafeBufferPointer<UInt8>, reusing scratch: inout ReadScratch) -> (value: JSONValue, length: Int)? {
+        var parser = Parser(bytes: bytes, maximumDepth: maximumDepth, allowsDuplicateKeys: allowsDuplicateKeys)
+        swap(&parser.scratch, &scratch)
+        defer {
+            swap(&parser.scratch, &scratch)
+            scratch.stack.members.removeAll(keepingCapacity: true)
+        }
+        guard let first = bytes.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
+              let value = try? parser.parseValue() else { return nil }
+        return (value, parser.index)
+    }
+
     public func read(_ bytes: [UInt8]) throws(JSONReadError) -> JSONValue {
         try bytes.withUnsafeBufferPointer { buffer in
             Result { () throws(JSONReadError) in try read(buffer) }

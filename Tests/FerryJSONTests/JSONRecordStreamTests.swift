@@ -67,13 +67,35 @@ import Testing
         #expect(failures.map(\.record) == [1, 3] && failures.allSatisfy(\.recoverable))
     }
 
-    /// Line numbers come from the scan that finds each record's end, across reads of the file.
-    @Test func recordsKeepTheLineTheyStartOnAcrossChunks() throws {
-        let text = "[\n  {\n    \"a\": \"x\\\"y\"\n  },\n\n  {\"a\": 2},\n  3\n]\n"
-        let stream = try JSONRecordStream(path: try directory.write(text, to: "pretty.json"), chunkSize: 4)
+    /// Line numbers come from the scan that finds a record's end across reads of the file (4-byte
+    /// reads), or from the reader that reads a whole object in place (one read): the same either way.
+    @Test(arguments: [4, 1 << 20])
+    func recordsKeepTheLineTheyStartOn(chunkSize: Int) throws {
+        let text = "[\n  {\n    \"a\": \"x\\\"y\"\n  },\n\n  {\"a\": 2},\n  3,\n  {\"b\":\n[1,\n2]}\n]\n"
+        let stream = try JSONRecordStream(path: try directory.write(text, to: "pretty-\(chunkSize).json"), chunkSize: chunkSize)
         var lines: [Int] = []
         while let record = try stream.next() { lines.append(record.line) }
-        #expect(lines == [2, 6, 7])
+        #expect(lines == [2, 6, 7, 8])
+    }
+
+    /// Objects whole in the buffer are read in place; values spread over reads of the file,
+    /// scalars and bad records are bounded by the structural scan instead: the same results.
+    @Test func linesValuesOverLinesAndValuesSharingALineAllRead() throws {
+        let text = "{\"a\":1}\r\n{\"a\":\n  2}\n{\"a\":3} {\"a\":4}\n\"five\"\n6\n{\"a\":tru}\n{\"a\":7}"
+        let stream = try JSONRecordStream(path: try directory.write(text, to: "mixed.ndjson"), chunkSize: 8)
+        var values: [String] = [], lines: [Int] = [], failures: [String] = []
+        while !stream.isFinished {
+            do {
+                guard let record = try stream.next() else { break }
+                values.append(JSONWriter.string(record.value))
+                lines.append(record.line)
+            } catch {
+                failures.append("record \(error.record ?? 0): \(error.error)")
+            }
+        }
+        #expect(values == [#"{"a":1}"#, #"{"a":2}"#, #"{"a":3}"#, #"{"a":4}"#, #""five""#, "6", #"{"a":7}"#])
+        #expect(lines == [1, 2, 4, 4, 5, 6, 8])
+        #expect(failures == ["record 7: line 7, column 6, at a: unexpected 't'"])
     }
 
     @Test func aMissingCommaBetweenElementsEndsTheFile() throws {
