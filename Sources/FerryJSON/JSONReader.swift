@@ -28,6 +28,19 @@ public struct JSONReader: Sendable {
     /// Reads as ``read(_:)-(UnsafeBufferPointer<UInt8>)`` does, with the working storage a
     /// stream of records keeps from one record to the next.
     func read(_ bytes: UnsafeBufferPointer<UInt8>, reusing scratch: inout ReadScratch) throws(JSONReadError) -> JSONValue {
+        try parse(bytes, reusing: &scratch) { (parser) throws(JSONReadError) in try parser.parseDocument() }
+    }
+
+    /// The object or array at the start of `bytes` and the length it takes, whatever follows
+    /// it; nil when they do not start with one, whole and valid.
+    func readContainer(atStartOf bytes: UnsafeBufferPointer<UInt8>, reusing scratch: inout ReadScratch) -> (value: JSONValue, length: Int)? {
+        guard let first = bytes.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return nil }
+        return try? parse(bytes, reusing: &scratch) { (parser) throws(JSONReadError) in (try parser.parseValue(), parser.index) }
+    }
+
+    /// Runs `body` on a parser of `bytes` that works in `scratch`.
+    private func parse<T>(_ bytes: UnsafeBufferPointer<UInt8>, reusing scratch: inout ReadScratch,
+                          _ body: (inout Parser) throws(JSONReadError) -> T) throws(JSONReadError) -> T {
         var parser = Parser(bytes: bytes, maximumDepth: maximumDepth, allowsDuplicateKeys: allowsDuplicateKeys)
         swap(&parser.scratch, &scratch)
         defer {
@@ -35,21 +48,7 @@ public struct JSONReader: Sendable {
             // A document that failed leaves the members of its open objects.
             scratch.stack.members.removeAll(keepingCapacity: true)
         }
-        return try parser.parseDocument()
-    }
-
-    /// The object or array at the start of `bytes` and the length it takes, whatever follows
-    /// it; nil when they do not start with one, whole and valid.
-    func readContainer(atStartOf bytes: UnsafeBufferPointer<UInt8>, reusing scratch: inout ReadScratch) -> (value: JSONValue, length: Int)? {
-        var parser = Parser(bytes: bytes, maximumDepth: maximumDepth, allowsDuplicateKeys: allowsDuplicateKeys)
-        swap(&parser.scratch, &scratch)
-        defer {
-            swap(&parser.scratch, &scratch)
-            scratch.stack.members.removeAll(keepingCapacity: true)
-        }
-        guard let first = bytes.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
-              let value = try? parser.parseValue() else { return nil }
-        return (value, parser.index)
+        return try body(&parser)
     }
 
     public func read(_ bytes: [UInt8]) throws(JSONReadError) -> JSONValue {

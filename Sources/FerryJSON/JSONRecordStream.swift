@@ -139,8 +139,7 @@ public final class JSONRecordStream {
     /// then finds the bounds, and the reader the error, as for any other record.
     private func wholeContainer() -> JSONValue? {
         buffer.withUnsafeBufferPointer { all -> JSONValue? in
-            guard position < all.count, all[position] == UInt8(ascii: "{") || all[position] == UInt8(ascii: "["),
-                  let (value, length) = reader.readContainer(atStartOf: UnsafeBufferPointer(rebasing: all[position...]), reusing: &scratch)
+            guard let (value, length) = reader.readContainer(atStartOf: UnsafeBufferPointer(rebasing: all[position...]), reusing: &scratch)
             else { return nil }
             var rest = UnsafeRawPointer(all.baseAddress! + position)
             let end = rest + length
