@@ -15,18 +15,34 @@ import argparse, glob, os, shutil, subprocess, sys, tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def positive(text):
+    """An argparse type: an integer of at least 1."""
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def run(argv, what):
+    """Runs a step; a failure stops the script with its name and exit status, not a traceback."""
+    result = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    if result.returncode != 0:
+        detail = result.stderr.decode(errors="replace").strip().splitlines()[-1:] or [""]
+        raise SystemExit(f"bench_instructions: {what} failed (exit {result.returncode}) {detail[0]}".rstrip())
+
+
 def count(ferry, data, work):
     stripped = os.path.join(work, "ferry")
-    subprocess.run(["strip", "--strip-debug", "-o", stripped, ferry], check=True)
+    run(["strip", "--strip-debug", "-o", stripped, ferry], f"{ferry}: strip --strip-debug")
     store = os.path.join(work, "store.ferry")
     for path in glob.glob(store + "*"):
         shutil.rmtree(path) if os.path.isdir(path) else os.unlink(path)
     out = os.path.join(work, "callgrind.out")
     for path in glob.glob(out + "*"):
         os.unlink(path)
-    subprocess.run(["valgrind", "--tool=callgrind", "--separate-threads=yes", f"--callgrind-out-file={out}.%p",
-                    stripped, "convert", os.path.join(data, "logs.ndjson"), "--from", "brewguide", "--to", store],
-                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    run(["valgrind", "--tool=callgrind", "--separate-threads=yes", f"--callgrind-out-file={out}.%p",
+         stripped, "convert", os.path.join(data, "logs.ndjson"), "--from", "brewguide", "--to", store],
+        f"{ferry}: ferry convert under callgrind")
     threads = {}
     for path in sorted(glob.glob(out + ".*-*")):
         with open(path) as file:
@@ -39,12 +55,15 @@ def count(ferry, data, work):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--records", type=int, default=20_000)
+    parser.add_argument("--records", type=positive, default=20_000)
     parser.add_argument("--ferry", action="append")
     args = parser.parse_args()
     if not shutil.which("valgrind"):
         raise SystemExit("bench_instructions: needs valgrind (apt-get install valgrind)")
     binaries = args.ferry or [os.path.join(ROOT, ".build/release/ferry")]
+    for ferry in binaries:
+        if not (os.path.isfile(ferry) and os.access(ferry, os.X_OK)):
+            raise SystemExit(f"bench_instructions: {ferry}: no ferry executable there; run `make release` first or pass --ferry")
     data = os.path.join(ROOT, "out/bench", f"data-{args.records}")
     if not os.path.exists(os.path.join(data, "logs.ndjson")):
         subprocess.run([sys.executable, os.path.join(ROOT, "scripts/gen_brewlogs.py"), str(args.records), data], check=True)
@@ -52,6 +71,8 @@ def main():
         with tempfile.TemporaryDirectory(prefix="ferry-instructions-") as work:
             threads = count(ferry, data, work)
         per_record = {thread: total / args.records for thread, total in threads.items() if total > 1_000_000}
+        if not per_record:
+            raise SystemExit(f"bench_instructions: {ferry}: no thread ran a million instructions; is it ferry?")
         parts = "  ".join(f"thread {thread}: {value:,.0f}" for thread, value in sorted(per_record.items()))
         print(f"{ferry}: {sum(per_record.values()):,.0f} instructions per record  ({parts})")
 
