@@ -63,6 +63,24 @@ import Testing
         #expect(try UntrustedStore.checkSchema(path) == 2)
     }
 
+    /// New stores get 16 KiB pages (a quarter of the reads and writes of a bulk load); a store
+    /// that exists keeps the page size it has, upgraded or not, with every row.
+    @Test func aNewStoreHasSixteenKiBPagesAndAnOldOneKeepsItsOwn() throws {
+        func value(_ sql: String, in path: String) throws -> Int? {
+            let queue = try DatabaseQueue(path: path)
+            defer { try? queue.close() }
+            return try queue.read { try Int.fetchOne($0, sql: sql) }
+        }
+        let fresh = directory.url.appendingPathComponent("new.ferry").path
+        try CanonicalStore(path: fresh, bulk: true).close()
+        #expect(try value("PRAGMA page_size", in: fresh) == 16384)
+        let old = try version1Store("old-pages.ferry")
+        #expect(try value("PRAGMA page_size", in: old) == 4096)
+        try CanonicalStore(path: old).close()
+        #expect(try value("PRAGMA page_size", in: old) == 4096)
+        #expect(try value("SELECT count(*) FROM log", in: old) == 2)
+    }
+
     @Test func theKeysStillRefuseADuplicateAndStillCascade() throws {
         let queue = try DatabaseQueue(path: try upgradedVersion1Store("keys.ferry"))
         defer { try? queue.close() }

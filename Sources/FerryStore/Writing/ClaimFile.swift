@@ -67,7 +67,7 @@ public final class ClaimFile: ClaimLedger, @unchecked Sendable {
         }
         connection = handle
         try execute(handle, """
-            PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -8192;
+            PRAGMA page_size = \(CanonicalStore.pageSize); PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -8192;
             CREATE TABLE claim (tbl TEXT NOT NULL, high INTEGER NOT NULL, low INTEGER NOT NULL,
               file INTEGER NOT NULL, record INTEGER NOT NULL, PRIMARY KEY (tbl, high, low)) WITHOUT ROWID;
             """)
