@@ -98,7 +98,13 @@ public struct ConversionJob {
         } catch let error as StoreError {
             throw StoreError(.cannotCreate("in \(folder): \(error.message)"), path: store)
         }
-        report.counts(try convert(into: target, report: report, run: run))
+        do {
+            report.counts(try convert(into: target, report: report, run: run))
+        } catch var error as StoreError where error.path == temporary {
+            // The user named the store; the temporary file beside it is gone with the failure.
+            error.path = store
+            throw error
+        }
         try target.close()
         // The check reads the new file while the kernel writes it to disk: side by side, the
         // two take the longer of their times rather than the sum.

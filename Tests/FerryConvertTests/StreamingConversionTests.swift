@@ -76,9 +76,42 @@ import Testing
         #expect(result.report.inputs.map(\.records) == [2_500], "records of every batch are counted, not only the last")
         #expect(result.report.danglingReferences.count == ReportBuilder.listLimit)
         #expect(result.report.omitted["danglingReferences"] == 1_500)
+        #expect(result.report.danglingReferences.map(\.record) == (0..<1_000).map { String(format: "BrewLog %08X-0000-4000-8000-000000000000", $0) },
+                "the first thousand, in the input's order")
         let queue = try DatabaseQueue(path: result.store)
         #expect(try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM log WHERE recipe_id IS NULL AND extras LIKE '%danglingReferences%'") } == 2_500)
         try queue.close()
+    }
+}
+
+extension StreamingConversionTests {
+    /// Logs naming seven recipes, of which three come after all of them: every link to those
+    /// three is restored and its snapshot filled, however many were parked before, and the rest
+    /// are emptied, listed in order and counted.
+    @Test func thousandsOfParkedLinksSettleWhenSomeRecordsComeLast() throws {
+        var logs = ""
+        for number in 0..<2_500 {
+            logs += #"{"summary":{"id":"\#(String(format: "%08X-0000-4000-8000-000000000000", number))","method":"v60","rating":3,"#
+                + #""recipeId":"\#(String(format: "%08X-1111-4111-8111-111111111111", number % 7))","recipeNameAtBrew":"R","timestamp":782639100}}"# + "\n"
+        }
+        let recipes = (0..<3).map { #"{"recipe":{"id":"\#(String(format: "%08X-1111-4111-8111-111111111111", $0))","name":"Recipe \#($0)","method":"v60","defaultDose":\#(15 + $0)}}"# }
+        let inputs = [try directory.write(logs, to: "late/a-logs.ndjson"), try directory.write("[" + recipes.joined(separator: ",") + "]", to: "late/b-recipes.json")]
+        let result = try convert(inputs, "late.ferry", batchSize: 300)
+        let linked = (0..<2_500).filter { $0 % 7 < 3 }.count
+        let queue = try DatabaseQueue(path: result.store)
+        defer { try? queue.close() }
+        try queue.read { (db: Database) throws in
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM log WHERE recipe_id IS NOT NULL AND extras NOT LIKE '%danglingReferences%'") == linked)
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM log WHERE recipe_id IS NULL AND extras LIKE '%danglingReferences%'") == 2_500 - linked)
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM log_snapshot WHERE is_reconstructed = 1 AND parameters LIKE '%\"dose\"%'") == linked)
+            #expect(try Int.fetchOne(db, sql: """
+                SELECT count(*) FROM log l JOIN log_snapshot s ON s.log_id = l.id
+                WHERE l.recipe_id = '00000002-1111-4111-8111-111111111111' AND s.parameters LIKE '%"value":17%'
+                """) == (0..<2_500).filter { $0 % 7 == 2 }.count)
+        }
+        let listed = (0..<2_500).filter { $0 % 7 >= 3 }.prefix(ReportBuilder.listLimit)
+        #expect(result.report.danglingReferences.map(\.record) == listed.map { String(format: "BrewLog %08X-0000-4000-8000-000000000000", $0) })
+        #expect(result.report.omitted["danglingReferences"] == 2_500 - linked - ReportBuilder.listLimit)
     }
 }
 

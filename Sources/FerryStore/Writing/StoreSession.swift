@@ -12,15 +12,14 @@ public final class StoreSession: BatchSink {
     var writer = BatchWriter()
     let report: ReportBuilder?
     let keepGoing: Bool
-    private var parked = false
+    /// Links to records not seen yet, kept until the session settles them.
+    private var parkedFile = ParkedLinkFile()
     /// Links parked, by table and field (snapshots aside).
     private var parkedLinks: [LinkKind: Int] = [:]
     struct LinkKind: Hashable {
         let table: String
         let field: String
     }
-    private var parking = RowPlayer()
-    private var parkingTape = RowTape()
     private static let pendingLink = UpsertShape("temp.ferry_pending_link", ["tbl", "id", "field", "target", "target_table", "with_snapshot"],
                                                  conflict: nil)
     /// Lookups of records outside the batch, kept until the next write changes the store.
@@ -109,15 +108,18 @@ public final class StoreSession: BatchSink {
 
     /// Links and writes the rest of a conversion.
     public func finish(_ context: ConversionContext) throws {
-        SnapshotLinker().link(context, existing: self)
+        // Once links are parked, the last batch's are parked too, rather than reported now: the
+        // report then lists the links that dangle in the order of the input.
+        let pending = SnapshotLinker().link(context, existing: self, provisional: parkedFile.count > 0)
         if let logTaker {
             self.logTaker = nil
             let (last, counted) = logTaker.finish()
             if var last { try writer.play(&last, db: db) }
             writer.absorbCounts(of: counted)
         }
-        try write(context.batch)
+        let rejected = try writeReturningRejected(context.batch)
         context.batch = CanonicalBatch()
+        try park(rejected.isEmpty ? pending : pending.filter { !rejected.contains($0.id) })
     }
 
     /// From now on, while this thread writes a batch, the logs' rows of the next are taken on a
@@ -135,16 +137,6 @@ public final class StoreSession: BatchSink {
     }
 
     private func park(_ pending: [SnapshotLinker.PendingLink]) throws {
-        guard !pending.isEmpty else { return }
-        if !parked {
-            // `with_snapshot`: the row's snapshot waits for the same record as its link.
-            try db.execute(sql: """
-                CREATE TEMP TABLE IF NOT EXISTS ferry_pending_link (tbl TEXT, id TEXT, field TEXT, target TEXT, target_table TEXT,
-                                                                    with_snapshot INTEGER NOT NULL DEFAULT 0)
-                """)
-            try db.execute(sql: "DELETE FROM temp.ferry_pending_link")
-            parked = true
-        }
         var index = pending.startIndex
         while index < pending.endIndex {
             let link = pending[index]
@@ -154,37 +146,66 @@ public final class StoreSession: BatchSink {
             let withSnapshot = link.field != "snapshot" && following.map {
                 $0.field == "snapshot" && $0.table == link.table && $0.id == link.id && $0.target == link.target && $0.targetTable == link.targetTable
             } ?? false
-            _ = parkingTape.add(Self.pendingLink) { row in
-                row.add("tbl", link.table)
-                row.add("id", link.id)
-                row.add("field", link.field)
-                row.add("target", link.target)
-                row.add("target_table", link.targetTable)
-                row.add("with_snapshot", withSnapshot)
-            }
+            try parkedFile.append(ParkedLink(table: link.table, id: link.id, field: link.field, target: link.target,
+                                             targetTable: link.targetTable, withSnapshot: withSnapshot))
             if link.field != "snapshot" { parkedLinks[LinkKind(table: link.table, field: link.field), default: 0] += 1 }
             index += withSnapshot ? 2 : 1
         }
-        try parking.play(&parkingTape, db: db)
     }
 
     /// Settles parked links before commit: a snapshot whose source came later is filled from it;
     /// a link whose record came later is restored; a link whose record never came stays empty,
     /// its id kept in `extras.danglingReferences`, and is reported.
     func settlePending() throws {
-        guard parked else { return }
+        guard parkedFile.count > 0 else { return }
         // Into a store that was empty, the records this session wrote are the only ones: when it
         // wrote no recipe and no project, no parked link has a record to find (a log file
-        // converted alone), and two passes over a million parked links are spared.
+        // converted alone): only the links the report lists are read back, and two passes over a
+        // million parked links are spared.
         let noTargets = writer.fresh && writtenRecipes.isEmpty && writtenProjects.isEmpty
+        try loadParkedLinks(onlyListed: noTargets)
         if !noTargets {
             try settleLateTargets()
         }
         // With no record to find, every parked link dangles: their count is known without a pass.
         try reportDanglingLinks(counted: noTargets ? parkedLinks : nil)
-        parking = RowPlayer()
         try db.execute(sql: "DROP TABLE temp.ferry_pending_link")
-        parked = false
+        parkedFile = ParkedLinkFile()
+    }
+
+    /// Reads the parked links back into a temporary table, in the order they were parked: all of
+    /// them, or, when every one dangles, the first the report lists of each kind.
+    private func loadParkedLinks(onlyListed: Bool) throws {
+        // `with_snapshot`: the row's snapshot waits for the same record as its link.
+        try db.execute(sql: """
+            CREATE TEMP TABLE IF NOT EXISTS ferry_pending_link (tbl TEXT, id TEXT, field TEXT, target TEXT, target_table TEXT,
+                                                                with_snapshot INTEGER NOT NULL DEFAULT 0)
+            """)
+        try db.execute(sql: "DELETE FROM temp.ferry_pending_link")
+        var (player, tape) = (RowPlayer(), RowTape())
+        var listed: [LinkKind: Int] = [:]
+        var kindsToList = parkedLinks.count
+        try parkedFile.forEach { link in
+            if onlyListed {
+                guard link.field != "snapshot" else { return true }
+                let kind = LinkKind(table: link.table, field: link.field)
+                let count = listed[kind, default: 0]
+                guard count < ReportBuilder.listLimit else { return true }
+                listed[kind] = count + 1
+                if count + 1 == ReportBuilder.listLimit { kindsToList -= 1 }
+            }
+            _ = tape.add(Self.pendingLink) { row in
+                row.add("tbl", link.table)
+                row.add("id", link.id)
+                row.add("field", link.field)
+                row.add("target", link.target)
+                row.add("target_table", link.targetTable)
+                row.add("with_snapshot", link.withSnapshot)
+            }
+            if tape.rows.count >= 5_000 { try player.play(&tape, db: db) }
+            return !onlyListed || kindsToList > 0
+        }
+        try player.play(&tape, db: db)
     }
 
     /// Fills the snapshots and restores the links whose record came after them.
