@@ -49,9 +49,14 @@ public enum UntrustedStore {
 
     private static func problems(_ check: String, db: Database) throws -> [String] {
         guard check == "PRAGMA foreign_key_check" else { return try String.fetchAll(db, sql: check).filter { $0 != "ok" } }
-        let dangling = try Row.fetchAll(db, sql: check)
-        guard let first = dangling.first else { return [] }
-        return ["\(dangling.count) rows refer to missing rows, first in \(first[0] as String? ?? "?")"]
+        // Counted as they come: a hostile bundle's file may hold millions of rows that dangle.
+        let dangling = try Row.fetchCursor(db, sql: check)
+        guard let row = try dangling.next() else { return [] }
+        // A cursor's row is reused by the next step: its table name is read now.
+        let first = row[0] as String? ?? "?"
+        var count = 1
+        while try dangling.next() != nil { count += 1 }
+        return ["\(count) rows refer to missing rows, first in \(first)"]
     }
 
     /// A connection for checking: opened for writing unless told, because a read-only
