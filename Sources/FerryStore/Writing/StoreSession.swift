@@ -182,6 +182,8 @@ public final class StoreSession: BatchSink {
                                                                 with_snapshot INTEGER NOT NULL DEFAULT 0)
             """)
         try db.execute(sql: "DELETE FROM temp.ferry_pending_link")
+        // Snapshots alone are parked (no link to list): with nothing to resolve, none is read.
+        guard !onlyListed || !parkedLinks.isEmpty else { return }
         var (player, tape) = (RowPlayer(), RowTape())
         var listed: [LinkKind: Int] = [:]
         var kindsToList = parkedLinks.count
