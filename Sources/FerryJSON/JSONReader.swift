@@ -174,6 +174,8 @@ private struct Parser {
     var index = 0
     var depth = 0
     var scratch = ReadScratch()
+    /// Whether the last key ``parseKey()`` read was plain ASCII (taken from the key cache).
+    var lastKeyWasASCII = false
 
     init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int, allowsDuplicateKeys: Bool) {
         self.bytes = bytes
@@ -214,6 +216,7 @@ private struct Parser {
         index += 1
         let base = scratch.stack.members.count
         var seen: Set<String> = []
+        var keysASCII = true
         skipWhitespace()
         if peek() == UInt8(ascii: "}") {
             index += 1
@@ -228,8 +231,15 @@ private struct Parser {
             let key = try parseKey()
             if !allowsDuplicateKeys {
                 // Small objects are the norm: a linear scan beats hashing until a dozen members.
+                // Two ASCII keys are the same only at the same length; with any other, Swift's `==`
+                // decides alone (a Kelvin sign equals "K"), as it does for the hashed set.
+                let lengthDecides = keysASCII && lastKeyWasASCII
+                keysASCII = lengthDecides
+                let length = key.utf8.count
                 let count = scratch.stack.members.count - base
-                let duplicate = count < 12 ? scratch.stack.members[base...].contains { $0.key == key } : !seen.insert(key).inserted
+                let duplicate = count < 12
+                    ? scratch.stack.members[base...].contains { (!lengthDecides || $0.key.utf8.count == length) && $0.key == key }
+                    : !seen.insert(key).inserted
                 if count == 11 { seen = Set(scratch.stack.members[base...].map(\.key)); seen.insert(key) }
                 if duplicate {
                     index = keyStart
@@ -292,12 +302,14 @@ private struct Parser {
             let byte = bytes[end]
             if byte == UInt8(ascii: "\"") {
                 index = end + 1
+                lastKeyWasASCII = true
                 return scratch.keys.key(UnsafeBufferPointer(start: bytes.baseAddress! + start, count: end - start))
             }
             // Escapes, control characters and non-ASCII take the general path.
             if byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { break }
             end += 1
         }
+        lastKeyWasASCII = false
         return try parseString()
     }
 

@@ -128,6 +128,21 @@ private func failure(_ text: String) -> JSONReadError? {
         #expect(failure("{\(members), \"k17\": 0}")?.kind == .duplicateKey("k17"))
     }
 
+    /// Plain ASCII keys of different lengths are told apart without comparing their text; a key
+    /// that is escaped or not ASCII is still compared as Swift compares strings, as in the
+    /// hashed set past a dozen members: a Kelvin sign is a duplicate of "K", a precomposed "é"
+    /// of "e" and a combining acute.
+    @Test func duplicatesAreFoundWhateverTheKeysLengthOrSpelling() {
+        #expect(failure(#"{"method": 1, "rating": 2, "recipeId": 3, "tasteTag": 4}"#) == nil)
+        #expect(failure(#"{"method": 1, "rating": 2, "method": 3}"#)?.kind == .duplicateKey("method"))
+        #expect(failure(#"{"id": 1, "a": 2, "a": 3}"#)?.kind == .duplicateKey("a"))
+        #expect(failure(#"{"a": 1, "a": 2}"#)?.kind == .duplicateKey("a"))
+        #expect(failure(#"{"K": 1, "K": 2}"#)?.kind == .duplicateKey("\u{212A}"))
+        #expect(failure(#"{"x": 0, "K": 1, "K": 2}"#)?.kind == .duplicateKey("K"))
+        #expect(failure("{\"caf\u{E9}\": 1, \"cafe\u{301}\": 2}")?.kind == .duplicateKey("cafe\u{301}"))
+        #expect(failure(#"{"Ka": 1, "K": 2, "KK": 3}"#) == nil)
+    }
+
     /// Members of nested objects are gathered above their parent's: neither sees the other's keys.
     @Test func nestedObjectsKeepTheirOwnMembers() throws {
         let members = (0..<30).map { "\"k\($0)\": {\"k\($0)\": \($0), \"k\($0 + 1)\": [{\"k0\": 0}]}" }.joined(separator: ", ")
