@@ -12,15 +12,8 @@ the store's, 2 takes the log rows, 3 reads and normalizes (4 and on: SQLite's so
 Used by issue 6's work: 165,114 per record at d964485, 139,800 after the reading changes."""
 import argparse, glob, os, shutil, subprocess, sys, tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def positive(text):
-    """An argparse type: an integer of at least 1."""
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench import ROOT, generated, positive  # noqa: E402
 
 
 def run(argv, what):
@@ -64,9 +57,7 @@ def main():
     for ferry in binaries:
         if not (os.path.isfile(ferry) and os.access(ferry, os.X_OK)):
             raise SystemExit(f"bench_instructions: {ferry}: no ferry executable there; run `make release` first or pass --ferry")
-    data = os.path.join(ROOT, "out/bench", f"data-{args.records}")
-    if not os.path.exists(os.path.join(data, "logs.ndjson")):
-        subprocess.run([sys.executable, os.path.join(ROOT, "scripts/gen_brewlogs.py"), str(args.records), data], check=True)
+    data = generated(os.path.join(ROOT, "out/bench"), args.records)
     for ferry in binaries:
         with tempfile.TemporaryDirectory(prefix="ferry-instructions-") as work:
             threads = count(ferry, data, work)

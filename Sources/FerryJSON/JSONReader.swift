@@ -174,8 +174,6 @@ private struct Parser {
     var index = 0
     var depth = 0
     var scratch = ReadScratch()
-    /// Whether the last key ``parseKey()`` read was plain ASCII (taken from the key cache).
-    var lastKeyWasASCII = false
 
     init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int, allowsDuplicateKeys: Bool) {
         self.bytes = bytes
@@ -228,12 +226,12 @@ private struct Parser {
             guard index < bytes.count else { throw error(.unexpectedEnd) }
             guard bytes[index] == UInt8(ascii: "\"") else { throw unexpected(expecting: "a key in quotes") }
             let keyStart = index
-            let key = try parseKey()
+            let (key, isASCII) = try parseKey()
             if !allowsDuplicateKeys {
                 // Small objects are the norm: a linear scan beats hashing until a dozen members.
                 // Two ASCII keys are the same only at the same length; with any other, Swift's `==`
                 // decides alone (a Kelvin sign equals "K"), as it does for the hashed set.
-                let lengthDecides = keysASCII && lastKeyWasASCII
+                let lengthDecides = keysASCII && isASCII
                 keysASCII = lengthDecides
                 let length = key.utf8.count
                 let count = scratch.stack.members.count - base
@@ -295,22 +293,21 @@ private struct Parser {
     }
 
     /// A member's key: as ``parseString()``, but plain ASCII keys come from the key cache.
-    mutating func parseKey() throws(JSONReadError) -> String {
+    /// The key and whether it is plain ASCII (taken from the key cache).
+    mutating func parseKey() throws(JSONReadError) -> (key: String, isASCII: Bool) {
         let start = index + 1
         var end = start
         while end < bytes.count {
             let byte = bytes[end]
             if byte == UInt8(ascii: "\"") {
                 index = end + 1
-                lastKeyWasASCII = true
-                return scratch.keys.key(UnsafeBufferPointer(start: bytes.baseAddress! + start, count: end - start))
+                return (scratch.keys.key(UnsafeBufferPointer(start: bytes.baseAddress! + start, count: end - start)), true)
             }
             // Escapes, control characters and non-ASCII take the general path.
             if byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { break }
             end += 1
         }
-        lastKeyWasASCII = false
-        return try parseString()
+        return (try parseString(), false)
     }
 
     mutating func parseString() throws(JSONReadError) -> String {

@@ -23,7 +23,7 @@ final class ParkedLinkFile {
     private var descriptor: Int32 = -1
     private var buffer: [UInt8] = []
     private let bufferSize: Int
-    private var folder: String
+    private let folder: String
     private(set) var count = 0
 
     /// - Parameters:
@@ -41,13 +41,19 @@ final class ParkedLinkFile {
     func append(_ link: ParkedLink) throws {
         if descriptor < 0 { try open() }
         buffer.append(link.withSnapshot ? 1 : 0)
-        for text in [link.table, link.id, link.field, link.target, link.targetTable] {
+        // Field by field, without gathering them in an array: this runs once per parked link.
+        func put(_ text: String) {
             var text = text
             text.withUTF8 { utf8 in
                 withUnsafeBytes(of: UInt32(utf8.count).littleEndian) { buffer.append(contentsOf: $0) }
                 buffer.append(contentsOf: utf8)
             }
         }
+        put(link.table)
+        put(link.id)
+        put(link.field)
+        put(link.target)
+        put(link.targetTable)
         count += 1
         if buffer.count >= bufferSize { try writeBuffer() }
     }
