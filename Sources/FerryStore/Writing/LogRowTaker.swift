@@ -15,8 +15,9 @@ final class LogRowTaker: @unchecked Sendable {
     /// Logs handed over and not taken yet.
     private var waiting: [Log]?
     private var taking = false
-    /// The rows of the logs last taken, not collected yet.
+    /// The rows of the logs last taken, not collected yet, and those logs, handed back whole.
     private var taken: RowTape?
+    private var takenLogs: [Log]?
     private var ended = false
     /// A played tape, empty but as large as a batch made it: refilled rather than grown anew.
     private var spare: RowTape?
@@ -30,13 +31,15 @@ final class LogRowTaker: @unchecked Sendable {
     }
 
     /// Hands over a batch's logs, once the ones before are taken.
-    /// - Returns: the rows of the logs handed over before (nil the first time), to be played now.
-    func exchange(_ logs: consuming [Log]) -> RowTape? {
+    /// - Returns: the rows of the logs handed over before (nil the first time), to be played
+    ///   now, and those logs, to be freed where they were made (``BatchPipeline``).
+    func exchange(_ logs: consuming [Log]) -> (rows: RowTape, logs: [Log])? {
         condition.lock()
         defer { condition.unlock() }
         waitUntilTaken()
-        let previous = taken
+        let previous = taken.map { ($0, takenLogs ?? []) }
         taken = nil
+        takenLogs = nil
         waiting = logs
         condition.broadcast()
         return previous
@@ -87,17 +90,17 @@ final class LogRowTaker: @unchecked Sendable {
             condition.unlock()
 
             // Each log is read in place: iterating would copy it, a retain and a release of each of
-            // its strings. Freed here, on this thread, not on the store's.
+            // its strings. Not freed here: see ``exchange(_:)``.
             for index in logs.indices { writer.take(logs[index]) }
-            logs = []
             var rows = condition.withLock { spare.take() } ?? RowTape()
             writer.handOver(&rows)
 
-            condition.withLock {
-                taken = rows
-                taking = false
-                condition.broadcast()
-            }
+            condition.lock()
+            taken = rows
+            takenLogs = logs
+            taking = false
+            condition.broadcast()
+            condition.unlock()
         }
     }
 }

@@ -84,7 +84,11 @@ public final class StoreSession: BatchSink {
 
     /// Links and writes a batch taken out of a conversion that goes on; parks its links to
     /// records not seen yet.
-    func flush(_ batch: consuming CanonicalBatch, report: ReportBuilder) throws {
+    /// - Returns: the logs of a batch before whose rows are written, when they were taken on
+    ///   their own thread: to be freed on the thread that made them.
+    @discardableResult
+    func flush(_ batch: consuming CanonicalBatch, report: ReportBuilder) throws -> [Log]? {
+        var spent: [Log]?
         // The batch is linked in place: a second reference to it would make the linker copy
         // every record first (copy on write).
         let pending = SnapshotLinker().link(&batch, report: report, existing: self, provisional: true)
@@ -93,9 +97,10 @@ public final class StoreSession: BatchSink {
             // played; they are played before this batch's other records, as on one thread.
             let logs = batch.logs
             batch.logs = []
-            if var previous = logTaker.exchange(consume logs) {
-                try writer.play(&previous, db: db)
-                logTaker.recycle(previous)
+            if case (var rows, let written)? = logTaker.exchange(consume logs) {
+                try writer.play(&rows, db: db)
+                logTaker.recycle(rows)
+                spent = written
             }
         }
         let rejected = try writeReturningRejected(batch)
@@ -104,6 +109,7 @@ public final class StoreSession: BatchSink {
         try park(rejected.isEmpty ? pending : pending.filter { !rejected.contains($0.id) })
         snapshotCache.removeAll(keepingCapacity: true)
         existsCache.removeAll(keepingCapacity: true)
+        return spent
     }
 
     /// Links and writes the rest of a conversion.
