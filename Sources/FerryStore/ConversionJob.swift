@@ -70,16 +70,47 @@ public struct ConversionJob {
     /// Without `keepGoing` the inputs are read on a thread of their own while this one writes
     /// (``BatchPipeline``). With it, both sides may reject records, and on one thread the
     /// rejections come in the input's order.
+    ///
+    /// Into a new store, log ids are not claimed while reading: the store's key refuses a
+    /// duplicate once every row is in. The inputs are then read again with every id claimed, so
+    /// that the error names both records, as a claim would have; and so they are when a record
+    /// fails, as a duplicate before it would have failed first.
     private func convert(into target: CanonicalStore, report: ReportBuilder, run: (version: String, inputs: JSONValue)) throws -> [String: Int] {
-        let (options, inputs, ledger) = (options, inputs, ClaimFile())
-        return try target.session(report: report, keepGoing: options.keepGoing, run: run) { session in
-            let context = options.keepGoing
-                ? try Converter(options: options).convert(inputs, report: report, sink: session, ledger: ledger)
-                : try BatchPipeline.run(into: session) { sink in
-                    try Converter(options: options).convert(inputs, report: report, sink: sink, ledger: ledger)
-                }
-            try session.finish(context)
+        let (inputs, ledger) = (inputs, ClaimFile())
+        var unclaimed = false
+        do {
+            return try target.session(report: report, keepGoing: options.keepGoing, run: run) { session in
+                var options = options
+                // With keepGoing a duplicate is rejected alone, which takes its claim.
+                options.logIDsCheckedByStore = session.refusesDuplicateLogs && !options.keepGoing
+                unclaimed = options.logIDsCheckedByStore
+                let context = options.keepGoing
+                    ? try Converter(options: options).convert(inputs, report: report, sink: session, ledger: ledger)
+                    : try BatchPipeline.run(into: session) { [options] sink in
+                        try Converter(options: options).convert(inputs, report: report, sink: sink, ledger: ledger)
+                    }
+                try session.finish(context)
+            }
+        } catch let error as StoreError where unclaimed {
+            guard case .duplicateKey = error.kind else { throw error }
+            throw firstDuplicateID() ?? error
+        } catch let error as ConversionError where unclaimed {
+            throw firstDuplicateID() ?? error
         }
+    }
+
+    /// The first record whose id an earlier record of the inputs has, found by reading them again
+    /// with every id claimed and nothing written, up to the first record that fails; nil when no
+    /// duplicate comes before it.
+    private func firstDuplicateID() -> ConversionError? {
+        let discard = DiscardingSink()
+        do {
+            _ = try Converter(options: options).convert(inputs, report: ReportBuilder(store: store, dryRun: true), sink: discard,
+                                                        ledger: ClaimFile())
+        } catch let error as ConversionError {
+            if case .duplicateID = error.kind { return error }
+        } catch {}
+        return nil
     }
 
     /// Builds a new store under a temporary name in the target's folder, then renames it into place.
@@ -120,6 +151,13 @@ public struct ConversionJob {
         }
         published = true
         FileSync.flushFolder(folder)
+    }
+}
+
+/// Takes batches and drops them: a reading of the inputs for their claims alone.
+private final class DiscardingSink: BatchSink {
+    func flush(_ context: ConversionContext) throws {
+        context.batch = CanonicalBatch()
     }
 }
 

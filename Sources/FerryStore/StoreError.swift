@@ -7,6 +7,8 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         case newerSchema(found: Int, known: Int)
         case notACanonicalStore(String)
         case database(String)
+        /// A key built after the rows (a new store's log keys) found two rows with one id: SQLite's message.
+        case duplicateKey(String)
         case integrity([String])
         case backup(String)
         case cannotCreate(String)
@@ -44,7 +46,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         case .newerSchema(let found, let known):
             return "store schema version \(found) is newer than this Ferry knows (\(known)); use a newer Ferry"
         case .notACanonicalStore(let reason): return "not a Ferry store: \(reason)"
-        case .database(let reason): return "SQLite: \(reason)"
+        case .database(let reason), .duplicateKey(let reason): return "SQLite: \(reason)"
         case .integrity(let problems): return "integrity check failed: \(problems.prefix(3).joined(separator: "; "))"
         case .backup(let reason): return "backup failed: \(reason)"
         case .cannotCreate(let reason): return "cannot create the store: \(reason)"

@@ -1,4 +1,5 @@
 import FerryCanonical
+import FerryLegacy
 import FerryStore
 import FerryTestSupport
 import Foundation
@@ -175,6 +176,61 @@ extension StreamingConversionTests {
         #expect(inMemory.contains("duplicate id") && inMemory.contains("first seen at record \(pairs.values.first!)"), "\(inMemory)")
         #expect(failure(input, held: 4) == inMemory)
         #expect(failure(input, held: 1) == inMemory)
+    }
+
+    /// Into a new store log ids are not claimed while reading (the store's key refuses the
+    /// duplicate after the rows); the error must be the one a claim gives into a store that
+    /// has records, where every id is claimed as it is read.
+    @Test(arguments: [[25: 2], [28: 26], [30: 29]])
+    func aDuplicateLogIntoANewStoreIsToldAsIntoAStoreWithRecords(pairs: [Int: Int]) throws {
+        let input = try logs(duplicating: pairs)
+        let fresh = directory.url.appendingPathComponent("fresh-\(pairs.keys.sorted()).ferry").path
+        let intoNew = error(converting: [input], into: fresh, held: 4)
+        #expect(!FileManager.default.fileExists(atPath: fresh), "no store appears")
+        let existing = directory.url.appendingPathComponent("existing-\(pairs.keys.sorted()).ferry").path
+        let recipe = try directory.write(#"{"recipe":{"id":"0A0A0A0A-0000-4000-8000-000000000000","name":"V60","defaultDose":15,"method":"v60"}}"#,
+                                         to: "recipe.ndjson")
+        _ = try ConversionJob(inputs: [recipe], store: existing).run()
+        let intoExisting = error(converting: [input], into: existing, held: 4)
+        #expect(intoNew.contains("record \(pairs.keys.first!): id ") && intoNew.contains("first seen at record \(pairs.values.first!)"), "\(intoNew)")
+        #expect(intoNew == intoExisting)
+    }
+
+    /// A record that fails after a duplicate log id: the duplicate is told, as a claim would have
+    /// stopped the conversion there first; a record that fails before it is told instead.
+    @Test func theFirstFailureInTheInputIsToldWhenADuplicateLogWasNotClaimed() throws {
+        var lines = try String(contentsOfFile: logs(duplicating: [5: 2], count: 9), encoding: .utf8).split(separator: "\n").map(String.init)
+        lines[7] = lines[7].replacingOccurrences(of: #""rating":3"#, with: #""rating":"three""#)
+        let badAfter = try directory.write(lines.joined(separator: "\n"), to: "bad-after.ndjson")
+        let store = directory.url.appendingPathComponent("order.ferry").path
+        #expect(error(converting: [badAfter], into: store, held: 1 << 17).hasSuffix("duplicate id 00000002-0000-4000-8000-000000000000 (first seen at record 2)"))
+        lines[2] = lines[2].replacingOccurrences(of: #""rating":3"#, with: #""rating":"three""#)
+        let badBefore = try directory.write(lines.joined(separator: "\n"), to: "bad-before.ndjson")
+        #expect(error(converting: [badBefore], into: store, held: 1 << 17) == #"\#(badBefore): record 3: id 00000003-0000-4000-8000-000000000000: field "summary.rating": expected an integer, found string "three""#)
+    }
+
+    @Test func logIDsCheckedByTheStoreAreNotClaimedAndOtherIDsStillAre() throws {
+        let context = ConversionContext(report: ReportBuilder(store: "s.ferry", dryRun: false), keepGoing: false)
+        context.logIDsCheckedByStore = true
+        let id = "0B0B0B0B-0000-4000-8000-000000000000"
+        try context.claim(id, table: "log", at: RecordLocation(file: "a.ndjson", record: 1))
+        try context.claim(id, table: "log", at: RecordLocation(file: "a.ndjson", record: 2))
+        try context.claim(id, table: "recipe", at: RecordLocation(file: "a.ndjson", record: 3))
+        let error = try #require(throws: ConversionError.self) {
+            try context.claim(id, table: "recipe", at: RecordLocation(file: "a.ndjson", record: 4))
+        }
+        #expect(error.kind == .duplicateID(id, firstRecord: 3))
+    }
+
+    func error(converting inputs: [String], into store: String, held: Int) -> String {
+        var options = ConversionOptions(batchSize: 7)
+        options.claimsInMemory = held
+        do {
+            _ = try ConversionJob(inputs: inputs, store: store, options: options).run()
+            return "no error"
+        } catch {
+            return "\(error)"
+        }
     }
 
     @Test func keepGoingRejectsOnlyTheDuplicateAndTheStoreHasTheRest() throws {

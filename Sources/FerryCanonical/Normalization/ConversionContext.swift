@@ -26,6 +26,8 @@ public final class ConversionContext: @unchecked Sendable {
     /// Where claimed UUIDs go past `claimsInMemory` of them; without one, all stay in memory.
     public var ledger: ClaimLedger?
     public var claimsInMemory = 1 << 17
+    /// Log ids are left unclaimed: the store refuses duplicates (``ConversionOptions/logIDsCheckedByStore``).
+    public var logIDsCheckedByStore = false
     private var claimsHeld = 0
     private var spilled = false
     /// The claims in the ledger, to skip the query for ids it cannot hold; made at the first spill.
@@ -50,6 +52,7 @@ public final class ConversionContext: @unchecked Sendable {
 
     /// Refuses an id already used in the same table by another record of this conversion.
     public func claim(_ id: String, table: String, at location: RecordLocation) throws {
+        if logIDsCheckedByStore, table == "log" { return }
         let fileIndex: UInt32
         // Records come file by file: the last file's index spares hashing its path every time.
         if let last = lastFile, last.path == location.file { fileIndex = last.index } else if let known = seenFiles[location.file] {

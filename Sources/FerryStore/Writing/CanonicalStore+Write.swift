@@ -49,6 +49,7 @@ extension CanonicalStore {
                     try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
                     defer { try? db.execute(sql: "PRAGMA ignore_check_constraints = OFF") }
                     let session = StoreSession(db: db, report: report, keepGoing: keepGoing, fresh: fresh)
+                    session.refusesDuplicateLogs = deferred.contains { isUnique($0) }
                     defer { session.stopTakingLogs() }
                     defer { activity = phase ?? session.writer.activity }
                     for index in deferred { try db.execute(sql: "DROP INDEX \(index["name"] as String)") }
@@ -89,12 +90,17 @@ extension CanonicalStore {
         (index["sql"] as String).hasPrefix("CREATE UNIQUE INDEX")
     }
 
-    /// A key built after the rows fails on a duplicate that the conversion's claims let through:
-    /// the error then names the index, not the last record written.
+    /// A key built after the rows fails on a duplicate (conversions into a new store do not claim
+    /// log ids, see ``StoreSession/refusesDuplicateLogs``): the error then names the index, not the
+    /// last record written.
     private func build(_ indexes: [Row], db: Database, phase: inout String?) throws {
         for index in indexes {
             phase = "building the index \(index["name"] as String)"
-            try db.execute(sql: index["sql"] as String)
+            do {
+                try db.execute(sql: index["sql"] as String)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+                throw StoreError(.duplicateKey(error.message ?? "\(error.resultCode)"), path: path, activity: phase)
+            }
         }
         phase = nil
     }

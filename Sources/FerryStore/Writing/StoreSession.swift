@@ -32,6 +32,9 @@ public final class StoreSession: BatchSink {
     private var writtenProjects: Set<String> = []
     /// Takes the logs' rows on a thread of its own (``takeLogsApart()``).
     private var logTaker: LogRowTaker?
+    /// The store was empty, so the key of its logs is built after the rows: a duplicate log id
+    /// fails the session then (``StoreError/Kind/duplicateKey(_:)``) without being claimed first.
+    public internal(set) var refusesDuplicateLogs = false
 
     init(db: Database, report: ReportBuilder?, keepGoing: Bool, fresh: Bool) {
         self.db = db
