@@ -22,16 +22,19 @@ final class BatchPipeline: BatchSink, @unchecked Sendable {
 
     /// The reading side: waits while a batch is still waiting, then hands this one over.
     func flush(_ context: ConversionContext) throws {
-        let batch = context.batch
         var logs = condition.withLock { spent.take() } ?? []
         logs.removeAll(keepingCapacity: true)
-        context.batch = CanonicalBatch()
-        context.batch.logs = consume logs
+        var batch = CanonicalBatch()
+        batch.logs = consume logs
+        swap(&batch, &context.batch)
         condition.lock()
         defer { condition.unlock() }
         while waiting != nil, !stopped { condition.wait() }
         guard !stopped else { throw Stopped() }
         waiting = (batch, context.report)
+        // Let go of before the store's thread may wake, which links the batch in place: shared,
+        // the whole batch would be copied first (copy on write).
+        batch = CanonicalBatch()
         condition.broadcast()
     }
 
