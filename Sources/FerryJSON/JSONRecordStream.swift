@@ -69,6 +69,30 @@ public final class JSONRecordStream {
 
     /// The next record, or nil after the last.
     public func next() throws(Failure) -> Record? {
+        switch try advance(inPlace: false, { _ in nil }) {
+        case .record(let record)?: return record
+        case .readInPlace?, nil: return nil
+        }
+    }
+
+    /// What ``next(readingInPlace:)`` gives: the record's number and line when the caller read it
+    /// in place, or the record as ``next()`` reads it.
+    public enum InPlace {
+        case readInPlace(number: Int, line: Int)
+        case record(Record)
+    }
+
+    /// The next record, or nil after the last. A record that starts with `{` is first handed to
+    /// `read` where it lies, as the bytes from its `{` to the end of what is read so far; `read`
+    /// keeps what it makes of them and returns the record's length (just past its `}`), or nil to
+    /// have it read as ``next()`` reads it (always correct; errors and their places are ``next()``'s).
+    /// Not generic on purpose: across modules a generic method is not specialized, and looking up
+    /// its types at run time cost a sixth of reading a brew log.
+    public func next(readingInPlace read: (UnsafeBufferPointer<UInt8>) -> Int?) throws(Failure) -> InPlace? {
+        try advance(inPlace: true, read)
+    }
+
+    private func advance(inPlace: Bool, _ read: (UnsafeBufferPointer<UInt8>) -> Int?) throws(Failure) -> InPlace? {
         guard !finished else { return nil }
         do {
             skipWhitespace()
@@ -93,9 +117,13 @@ public final class JSONRecordStream {
                 return nil
             }
             let startLine = line
+            if inPlace, buffer[position] == UInt8(ascii: "{"), readInPlace(read) {
+                count += 1
+                return .readInPlace(number: count, line: startLine)
+            }
             if let value = wholeContainer() {
                 count += 1
-                return Record(number: count, line: startLine, value: value)
+                return .record(Record(number: count, line: startLine, value: value))
             }
             let (length, newlines) = try valueLength()
             count += 1
@@ -108,7 +136,7 @@ public final class JSONRecordStream {
             position += length
             switch value {
             case .success(let value):
-                return Record(number: count, line: startLine, value: value)
+                return .record(Record(number: count, line: startLine, value: value))
             case .failure(var located):
                 // The record's bounds are known, so the records after it can still be read, unless
                 // it ran to the end of the file (truncated): then nothing follows.
@@ -125,7 +153,7 @@ public final class JSONRecordStream {
     }
 
     /// After the closing bracket only whitespace may follow.
-    private func end() throws -> Record? {
+    private func end() throws -> InPlace? {
         finished = true
         skipWhitespace()
         if let byte = try peek() { throw failure(.unexpectedCharacter(Self.describe(byte)), kind: .trailingContent, byte: byte) }
@@ -141,15 +169,30 @@ public final class JSONRecordStream {
         buffer.withUnsafeBufferPointer { all -> JSONValue? in
             guard let (value, length) = reader.readContainer(atStartOf: UnsafeBufferPointer(rebasing: all[position...]), reusing: &scratch)
             else { return nil }
-            var rest = UnsafeRawPointer(all.baseAddress! + position)
-            let end = rest + length
-            while rest < end, let found = memchr(rest, 0x0A, end - rest) {
-                line += 1
-                rest = UnsafeRawPointer(found) + 1
-            }
-            position += length
+            passRecord(of: length, in: all)
             return value
         }
+    }
+
+    /// Whether `read` took the record where it lies.
+    private func readInPlace(_ read: (UnsafeBufferPointer<UInt8>) -> Int?) -> Bool {
+        buffer.withUnsafeBufferPointer { all -> Bool in
+            let rest = UnsafeBufferPointer(rebasing: all[position...])
+            guard let length = read(rest), length > 0, length <= rest.count else { return false }
+            passRecord(of: length, in: all)
+            return true
+        }
+    }
+
+    /// Moves past a record read in place, counting the line breaks in it.
+    private func passRecord(of length: Int, in all: UnsafeBufferPointer<UInt8>) {
+        var rest = UnsafeRawPointer(all.baseAddress! + position)
+        let end = rest + length
+        while rest < end, let found = memchr(rest, 0x0A, end - rest) {
+            line += 1
+            rest = UnsafeRawPointer(found) + 1
+        }
+        position += length
     }
 
     /// The byte length of the value starting at `position`, and the line breaks in it, reading

@@ -69,37 +69,42 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     public var description: String { text }
     public var double: Double? { Self.shortDecimal(text) ?? Double(text) }
 
-    /// Powers of ten a double holds exactly.
-    private static let exactPowersOfTen: [Double] = (0...22).map { pow(10, Double($0)) }
-
     /// The value of a plain decimal (`-12.5`, `94`) of at most 15 digits, else nil. Its digits
     /// and the power of ten are exact doubles, so one division is the correctly rounded value,
     /// the same `Double(text)` gives; `strtod` was a twentieth of reading a brew log.
     static func shortDecimal(_ text: String) -> Double? {
         var text = text
-        return text.withUTF8 { bytes -> Double? in
-            var index = 0
-            let negative = bytes.first == UInt8(ascii: "-")
-            if negative { index = 1 }
-            var digits: UInt64 = 0, count = 0, fractionCount = 0, point = false
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte >= 0x30 && byte <= 0x39 {
-                    digits = digits * 10 + UInt64(byte - 0x30)
-                    count += 1
-                    if point { fractionCount += 1 }
-                } else if byte == UInt8(ascii: "."), !point {
-                    point = true
-                } else {
-                    return nil   // an exponent, or not a plain decimal
-                }
-                index += 1
-            }
-            guard count > 0, count <= 15 else { return nil }
-            let magnitude = Double(digits) / exactPowersOfTen[fractionCount]
-            return negative ? -magnitude : magnitude
-        }
+        return text.withUTF8 { shortDecimal($0) }
     }
+
+    /// As ``shortDecimal(_:)-(String)``, over the bytes of a number literal (as
+    /// ``JSONInPlaceReader/number()`` reads them): nil for an exponent or more than 15 digits.
+    public static func shortDecimal(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        var index = 0
+        let negative = bytes.first == UInt8(ascii: "-")
+        if negative { index = 1 }
+        var digits: UInt64 = 0, count = 0, fractionCount = 0, point = false
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte >= 0x30 && byte <= 0x39 {
+                digits = digits * 10 + UInt64(byte - 0x30)
+                count += 1
+                if point { fractionCount += 1 }
+            } else if byte == UInt8(ascii: "."), !point {
+                point = true
+            } else {
+                return nil   // an exponent, or not a plain decimal
+            }
+            index += 1
+        }
+        guard count > 0, count <= 15 else { return nil }
+        let magnitude = Double(digits) / exactPowersOfTen[fractionCount]
+        return negative ? -magnitude : magnitude
+    }
+
+    /// Powers of ten a double holds exactly.
+    private static let exactPowersOfTen: [Double] = (0...22).map { pow(10, Double($0)) }
+
     /// The value when it is an integer that fits Int64 (`3`, `3.0` and `3e0` all give 3).
     public var int64: Int64? {
         if let exact = Int64(text) { return exact }

@@ -98,6 +98,51 @@ import Testing
         #expect(failures == ["record 7: line 7, column 6, at a: unexpected 't'"])
     }
 
+    /// Records a caller reads in place keep their numbers and lines, and the others come as
+    /// `next()` gives them, errors included: taken or not, the stream goes on as without it.
+    /// Small reads leave records cut at the buffer's end, which the caller cannot take whole.
+    @Test(arguments: [8, 64, 1 << 20])
+    func recordsReadInPlaceKeepTheirNumbersAndLines(chunkSize: Int) throws {
+        let text = "[\n{\"take\":1},\n{\"keep\":2},\n  {\"take\":\n3}, \"four\",{\"take\":tru},\n{\"take\":6}\n]"
+        let path = try directory.write(text, to: "in-place-\(chunkSize).json")
+        let stream = try JSONRecordStream(path: path, chunkSize: chunkSize)
+        var seen: [String] = []
+        while !stream.isFinished {
+            var taken: String?
+            do {
+                let next = try stream.next { bytes -> Int? in
+                    guard let (members, length) = JSONInPlaceReaderTests.members(String(decoding: bytes, as: UTF8.self)),
+                          members.first?.hasPrefix("take=") == true else { return nil }
+                    taken = members[0]
+                    return length
+                }
+                switch next {
+                case .readInPlace(let number, let line)?: seen.append("\(number)@\(line) in place \(taken!)")
+                case .record(let record)?: seen.append("\(record.number)@\(record.line) \(JSONWriter.string(record.value))")
+                case nil: break
+                }
+            } catch {
+                seen.append("\(error.record ?? 0) failed")
+            }
+        }
+        // As next() reads the same file, with what was read in place written back as its record.
+        var plain: [String] = []
+        let again = try JSONRecordStream(path: path, chunkSize: chunkSize)
+        while !again.isFinished {
+            do {
+                guard let record = try again.next() else { break }
+                plain.append("\(record.number)@\(record.line) \(JSONWriter.string(record.value))")
+            } catch {
+                plain.append("\(error.record ?? 0) failed")
+            }
+        }
+        #expect(seen.map { $0.replacingOccurrences(of: " in place take=", with: #" {"take":"#) + ($0.contains(" in place ") ? "}" : "") } == plain)
+        #expect(plain == ["1@2 {\"take\":1}", #"2@3 {"keep":2}"#, "3@4 {\"take\":3}", #"4@5 "four""#, "5 failed", "6@6 {\"take\":6}"])
+        if chunkSize == 1 << 20 {
+            #expect(seen.filter { $0.contains(" in place ") }.count == 3, "\(seen)")
+        }
+    }
+
     @Test func aMissingCommaBetweenElementsEndsTheFile() throws {
         let (values, failures) = try read("[{\"a\":1} {\"a\":2}]", name: "comma.json")
         #expect(values == [#"{"a":1}"#])
