@@ -81,12 +81,26 @@ public struct JSONDocuments: Sendable {
         do {
             return try stream.next()
         } catch {
-            var located = error.error
-            if stream.isArray, let record = error.record {
-                located.path = "[\(record - 1)]" + located.path
-                throw malformed(located, path: stream.path)
-            }
-            throw malformed(located, path: stream.path, record: stream.isArray ? nil : error.record.map { _ in located.line })
+            throw located(error, in: stream)
         }
+    }
+
+    /// As ``next(_:)``, with records `make` takes read in place (``JSONRecordStream/next(readingInPlace:)``).
+    public static func next(_ stream: JSONRecordStream, readingInPlace read: (UnsafeBufferPointer<UInt8>) -> Int?)
+        throws(ConversionError) -> JSONRecordStream.InPlace? {
+        do {
+            return try stream.next(readingInPlace: read)
+        } catch {
+            throw located(error, in: stream)
+        }
+    }
+
+    private static func located(_ failure: JSONRecordStream.Failure, in stream: JSONRecordStream) -> ConversionError {
+        var located = failure.error
+        if stream.isArray, let record = failure.record {
+            located.path = "[\(record - 1)]" + located.path
+            return malformed(located, path: stream.path)
+        }
+        return malformed(located, path: stream.path, record: stream.isArray ? nil : failure.record.map { _ in located.line })
     }
 }

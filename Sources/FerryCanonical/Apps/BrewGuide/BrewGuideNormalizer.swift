@@ -33,10 +33,16 @@ struct BrewGuideNormalizer {
         var records = 0
         context.progress?(ConversionProgress(file: path, records: 0, bytesRead: 0, totalBytes: size))
         defer { context.progress?(ConversionProgress(file: path, records: records, bytesRead: stream.bytesRead, totalBytes: size)) }
+        // The brew log last read in place.
+        var log: BrewLogInPlace?
         while true {
-            let next: JSONRecordStream.Record?
+            let next: JSONRecordStream.InPlace?
             do {
-                next = try JSONDocuments.next(stream)
+                next = try JSONDocuments.next(stream) { bytes in
+                    guard let (read, length) = BrewLogInPlace.read(bytes) else { return nil }
+                    log = read
+                    return length
+                }
             } catch {
                 // With keepGoing a malformed record is rejected and the records after it are still
                 // read; where the file's structure breaks, the records before the break are kept.
@@ -44,12 +50,18 @@ struct BrewGuideNormalizer {
                 context.report.rejected(error)
                 if stream.isFinished { break } else { continue }
             }
-            guard let record = next else { break }
+            guard let next else { break }
             records += 1
             if records & 0x0FFF == 0 {
                 context.progress?(ConversionProgress(file: path, records: records, bytesRead: stream.bytesRead, totalBytes: size))
             }
-            try context.record { () throws in try convert(record.value, location: RecordLocation(file: path, record: record.number), time: time) }
+            switch next {
+            case .readInPlace(let number, _):
+                let read = log.take()!
+                try context.record { () throws in try brewLog(read, location: RecordLocation(file: path, record: number), time: time) }
+            case .record(let record):
+                try context.record { () throws in try convert(record.value, location: RecordLocation(file: path, record: record.number), time: time) }
+            }
             try context.flushIfNeeded()
         }
     }
@@ -230,6 +242,45 @@ struct BrewGuideNormalizer {
         log.extras = Self.merged(outer.extras, fields.extras)
         context.report.extras(app: .brewguide, entity: entity, log.extras)
         return log
+    }
+
+    /// A brew log read in place (``BrewLogInPlace``): what ``brewLog(_:summary:location:time:)``
+    /// makes of the same record, with the same reports in the same order.
+    private func brewLog(_ read: BrewLogInPlace, location: RecordLocation, time: String) throws {
+        var here = location
+        here.key = read.id
+        try context.claim(read.id, table: "log", at: here)
+        let file = location.file
+        var log = Log(id: read.id, source: SourceRef(app: .brewguide, entity: "BrewLog", key: read.id, file: context.fileName(file)),
+                      kind: "brew", createdAt: time, modifiedAt: time)
+        if let timestamp = read.timestamp, let seconds = context.dates.unixSeconds(number: timestamp) {
+            let started = CanonicalTime.string(unixSeconds: seconds)
+            log.startedAt = started
+            log.createdAt = started
+            log.modifiedAt = started
+        } else {
+            context.report.synthesized(table: "log", field: "created_at", from: "modification time of \(context.fileName(file))")
+        }
+        log.rating = read.rating.map(Double.init)
+        log.outcome = read.tasteTag.map { Self.tastes.normalize($0, file: file, field: "tasteTag", report: context.report) }
+        log.note = read.note
+        var snapshot = LogSnapshot(sourceType: "recipe", sourceID: read.recipeID)
+        snapshot.kind = "coffee"
+        snapshot.title = read.recipeName
+        snapshot.method = read.method.map { Self.methods.normalize($0, file: file, field: "method", report: context.report) }
+        var parameters: [RecipeParameter] = []
+        parameters.reserveCapacity(4)
+        if let dose = read.dose { parameters.append(RecipeParameter(name: "dose", value: dose, unit: "g")) }
+        if let yield = read.yield { parameters.append(RecipeParameter(name: "yield", value: yield, unit: "g")) }
+        if let temperature = read.temperature { parameters.append(RecipeParameter(name: "waterTemperature", value: temperature, unit: "°C")) }
+        if let grind = read.grind {
+            parameters.append(RecipeParameter(name: "grind", text: Self.grinds.normalize(grind, file: file, field: "grindLabel", report: context.report)))
+        }
+        snapshot.parameters = Self.snapshotParameters(parameters)
+        log.snapshot = snapshot
+        log.title = snapshot.title
+        log.recipeID = snapshot.sourceID
+        context.batch.logs.append(log)
     }
 
     static func snapshotParameters(_ parameters: [RecipeParameter]) -> JSONObject {
