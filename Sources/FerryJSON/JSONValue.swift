@@ -62,7 +62,7 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
         if value == value.rounded(.towardZero), abs(value) < 1e15 {
             text = String(Int64(value))
         } else {
-            text = "\(value)"   // Swift prints the shortest round-trip form, valid JSON syntax.
+            text = value.description   // the shortest round-trip form, valid JSON syntax; interpolation gave the same text slower
         }
     }
 

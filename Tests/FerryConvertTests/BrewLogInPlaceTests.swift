@@ -188,3 +188,26 @@ struct RecordGenerator {
         return "{" + space + shuffled.map { "\"\($0.0)\"\(colon)\($0.1)" }.joined(separator: "," + space) + (pretty ? "\n  " : "") + "}"
     }
 }
+
+/// A snapshot's parameters as JSON: the recipe's order, each entry's members in key order, and
+/// a name given twice (no reader gives one, but the function takes any list) in its first place
+/// with its last value, as setting an object's member does.
+@Suite struct SnapshotParameterTests {
+    @Test func parametersKeepTheirOrderAndALaterValueReplacesAnEarlier() {
+        let parameters = [RecipeParameter(name: "dose", value: 15.3, unit: "g"), RecipeParameter(name: "grind", text: "fine"),
+                          RecipeParameter(name: "yield", value: 250, unit: "g"), RecipeParameter(name: "dose", value: 16, unit: "g")]
+        let object = BrewGuideNormalizer.snapshotParameters(parameters)
+        var expected = JSONObject()
+        for parameter in parameters {
+            var entry = JSONObject()
+            if let text = parameter.text { entry["text"] = .string(text) }
+            if let unit = parameter.unit { entry["unit"] = .string(unit) }
+            if let value = parameter.value { entry["value"] = .double(value) }
+            expected[parameter.name] = .object(entry)
+        }
+        #expect(object == expected)
+        #expect(object.keys == ["dose", "grind", "yield"])
+        #expect(JSONWriter.string(.object(object), sortedKeys: false)
+                == #"{"dose":{"unit":"g","value":16},"grind":{"text":"fine"},"yield":{"unit":"g","value":250}}"#)
+    }
+}
