@@ -18,11 +18,13 @@ final class BatchPipeline: BatchSink, @unchecked Sendable {
     /// array filled again. Freed on another thread, every string went back to glibc through the
     /// reading thread's arena lock, and the reading thread's next ones came from its slow path
     /// (a sixth of its time went to malloc); and a new array for each batch mapped fresh pages.
-    private var spent: [Log]?
+    /// Two: a batch written while the reading side was still filling the one after found the
+    /// one before still there, and its logs were freed here instead.
+    private var spent: [[Log]] = []
 
     /// The reading side: waits while a batch is still waiting, then hands this one over.
     func flush(_ context: ConversionContext) throws {
-        var logs = condition.withLock { spent.take() } ?? []
+        var logs = condition.withLock { spent.popLast() } ?? []
         logs.removeAll(keepingCapacity: true)
         var batch = CanonicalBatch()
         batch.logs = consume logs
@@ -39,8 +41,8 @@ final class BatchPipeline: BatchSink, @unchecked Sendable {
     }
 
     /// The writing side: logs written, to be freed and refilled by the reading side.
-    private func giveBack(_ logs: consuming [Log]) {
-        condition.withLock { spent = logs }
+    private func giveBack(_ logs: [Log]) {
+        condition.withLock { if spent.count < 2 { spent.append(logs) } }
     }
 
     /// The writing side: the next batch, or nil once reading has ended and none waits.
