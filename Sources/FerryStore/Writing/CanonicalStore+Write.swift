@@ -112,11 +112,17 @@ struct BatchWriter {
     /// Rows many records share (a tag, a catalog item, attachment bytes) are counted once each
     /// (their shapes say `shared`); the others belong to one record each and are counted as written.
     private var written: [String: Set<String>] = [:]
-    private var tallies: [String: Int] = [:]
+    /// Rows written per shape, counted by the shape's identity: hashing the table's name for
+    /// every row was a twentieth of taking a log's rows.
+    private var tallies: [ObjectIdentifier: (table: String, count: Int)] = [:]
     /// Rows taken and not played yet.
     private var tape = RowTape()
     private var player = RowPlayer()
-    var counts: [String: Int] { tallies.merging(written.mapValues(\.count)) { a, b in a + b } }
+    var counts: [String: Int] {
+        var counts = written.mapValues(\.count)
+        for (table, count) in tallies.values { counts[table, default: 0] += count }
+        return counts
+    }
     /// The record being written, named in an error; kept as is, so that a million records build no strings.
     private var current: SourceRef?
     var activity: String? { (player.failedRecord ?? current).map { "writing \($0.entity) \($0.key ?? "")" } }
@@ -169,7 +175,7 @@ struct BatchWriter {
         if let key {
             written[shape.table, default: []].insert(key)
         } else {
-            tallies[shape.table, default: 0] += 1
+            tallies[ObjectIdentifier(shape), default: (shape.table, 0)].count += 1
         }
     }
 
@@ -190,7 +196,7 @@ struct BatchWriter {
 
     /// Counts the rows another writer took as this one's.
     mutating func absorbCounts(of other: BatchWriter) {
-        tallies.merge(other.tallies, uniquingKeysWith: +)
+        tallies.merge(other.tallies) { mine, theirs in (mine.table, mine.count + theirs.count) }
         written.merge(other.written) { mine, theirs in mine.union(theirs) }
     }
 

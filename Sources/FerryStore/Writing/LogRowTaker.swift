@@ -92,9 +92,12 @@ final class LogRowTaker: @unchecked Sendable {
             taking = true
             condition.unlock()
 
-            // Each log is read in place: iterating would copy it, a retain and a release of each of
-            // its strings. Not freed here: see ``exchange(_:)``.
-            for index in logs.indices { writer.take(logs[index]) }
+            // Each log is read in place, through the buffer: iterating, or even subscripting the
+            // array, copied it first, a retain and a release of each of its strings. Not freed
+            // here: see ``exchange(_:)``.
+            logs.withUnsafeBufferPointer { logs in
+                for index in logs.indices { writer.take(logs.baseAddress! + index) }
+            }
             var rows = condition.withLock { spares.popLast() } ?? RowTape()
             writer.handOver(&rows)
 
