@@ -14,6 +14,10 @@ public struct JSONWriter: Sendable {
     public var sortedKeys: Bool
     public var pretty: Bool
     public private(set) var bytes: [UInt8] = []
+    /// The order by key of the last object written whose members were not in it. Objects of a
+    /// stream often share their keys in the same order (every snapshot's parameters): the next
+    /// such object is written in that order without sorting it again.
+    private var lastOrder: (keys: [String], order: [Int]) = ([], [])
 
     public init(sortedKeys: Bool = true, pretty: Bool = false) {
         self.sortedKeys = sortedKeys
@@ -116,9 +120,15 @@ public struct JSONWriter: Sendable {
     /// values in one buffer (a row's columns) and would otherwise make a `String` of each.
     public static func append(_ value: JSONValue, to bytes: inout [UInt8]) {
         var writer = JSONWriter()
-        swap(&writer.bytes, &bytes)
-        writer.write(value)
-        swap(&writer.bytes, &bytes)
+        writer.append(value, to: &bytes)
+    }
+
+    /// As ``append(_:to:)-(JSONValue,_)``, with this writer's settings, and what it learnt of the
+    /// objects before (their key order) kept for the next values.
+    public mutating func append(_ value: JSONValue, to bytes: inout [UInt8]) {
+        swap(&self.bytes, &bytes)
+        write(value)
+        swap(&self.bytes, &bytes)
     }
 
     /// The value as a string, for tests and small documents.
@@ -152,6 +162,9 @@ public struct JSONWriter: Sendable {
             let members = object.members
             if !sortedKeys || Self.inOrder(members) {
                 for index in members.indices { writeMember(members[index], first: index == 0, depth: depth) }
+            } else if members.count == lastOrder.keys.count, members.indices.allSatisfy({ members[$0].key == lastOrder.keys[$0] }) {
+                let order = lastOrder.order
+                for (position, index) in order.enumerated() { writeMember(members[index], first: position == 0, depth: depth) }
             } else {
                 // The order by key, sorted as positions in a buffer on the stack: objects are small,
                 // and sorting the members themselves made a new array of them each time.
@@ -165,6 +178,7 @@ public struct JSONWriter: Sendable {
                         order[slot] = index
                     }
                     for (position, index) in order.enumerated() { writeMember(members[index], first: position == 0, depth: depth) }
+                    lastOrder = (members.map(\.key), Array(order))
                 }
             }
             newline(depth)
@@ -181,15 +195,14 @@ public struct JSONWriter: Sendable {
         write(member.value, depth: depth + 1)
     }
 
-    /// Byte order of the keys' UTF-8, which is also code point order.
+    /// Byte order of the keys' UTF-8, which is also code point order. Byte by byte: keys mostly
+    /// differ in their first bytes, and lending both strings' bytes to memcmp cost more.
     private static func precedes(_ a: String, _ b: String) -> Bool {
-        var a = a, b = b
-        return a.withUTF8 { a in
-            b.withUTF8 { b in
-                let common = min(a.count, b.count)
-                let order = common == 0 ? 0 : memcmp(a.baseAddress!, b.baseAddress!, common)
-                return order < 0 || (order == 0 && a.count < b.count)
-            }
+        var left = a.utf8.makeIterator(), right = b.utf8.makeIterator()
+        while true {
+            guard let x = left.next() else { return right.next() != nil }
+            guard let y = right.next() else { return false }
+            if x != y { return x < y }
         }
     }
 

@@ -9,6 +9,35 @@ import Testing
         #expect(JSONWriter.string(value, sortedKeys: false) == #"{"z":1,"a":["x",null,true],"m":{"k":"v/w"}}"#)
     }
 
+    /// A writer kept from value to value remembers the key order of the last object it sorted;
+    /// objects with other keys, or the same keys in another order, must still come out sorted,
+    /// and so must keys that differ only late, or where one is the other's prefix.
+    @Test func aWriterKeptAcrossValuesSortsEveryObject() {
+        var writer = JSONWriter()
+        var bytes: [UInt8] = []
+        let values: [JSONValue] = [
+            .object(JSONObject([("dose", 1), ("yield", 2), ("waterTemperature", 3), ("grind", 4)])),
+            .object(JSONObject([("dose", 5), ("yield", 6), ("waterTemperature", 7), ("grind", 8)])),
+            .object(JSONObject([("yield", 9), ("dose", 10), ("waterTemperature", 11), ("grind", 12)])),
+            .object(JSONObject([("dose", 13), ("yield", 14), ("waterTemperature", 15)])),
+            .object(JSONObject([("ab", 1), ("a", 2), ("abd", 3), ("abc", 4), ("é", 5), ("z", 6)])),
+            .object(JSONObject([("dose", 16), ("yield", 17), ("waterTemperature", 18), ("grind", 19)])),
+        ]
+        for value in values {
+            writer.append(value, to: &bytes)
+            bytes.append(0x0A)
+        }
+        #expect(String(decoding: bytes, as: UTF8.self) == """
+            {"dose":1,"grind":4,"waterTemperature":3,"yield":2}
+            {"dose":5,"grind":8,"waterTemperature":7,"yield":6}
+            {"dose":10,"grind":12,"waterTemperature":11,"yield":9}
+            {"dose":13,"waterTemperature":15,"yield":14}
+            {"a":2,"ab":1,"abc":4,"abd":3,"z":6,"é":5}
+            {"dose":16,"grind":19,"waterTemperature":18,"yield":17}
+
+            """)
+    }
+
     @Test func prettyOutput() {
         #expect(JSONWriter.string(["b": [1, 2], "a": [:] as JSONValue, "c": []], pretty: true) == """
             {

@@ -1,4 +1,5 @@
 import FerryCanonical
+import FerryJSON
 import Foundation
 import GRDB
 import GRDBSQLite
@@ -32,6 +33,9 @@ struct RowTape {
     var rows: [Row] = []
     /// The records whose rows these are.
     var records: [SourceRef] = []
+    /// Writes the JSON columns into ``bytes``; kept, with the key orders it has learnt, from one
+    /// row to the next.
+    var json = JSONWriter()
 
     var isEmpty: Bool { rows.isEmpty }
 

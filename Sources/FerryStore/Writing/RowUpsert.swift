@@ -81,7 +81,7 @@ struct RowBinder {
         next(column)
         guard let value else { return addNull() }
         let start = tape.bytes.count
-        JSONWriter.append(value, to: &tape.bytes)
+        tape.json.append(value, to: &tape.bytes)
         tape.values.append(.text(start: start, count: tape.bytes.count - start))
         if let rule = shape.rules[Int(index) - 1], rule != .json { enforce(rule, from: start) }
     }
