@@ -64,6 +64,36 @@ import Testing
         try strict.close()
     }
 
+    /// Links of two kinds parked in turn (logs naming a recipe among logs naming a project) are
+    /// counted per kind: the report lists the first thousand, taking each kind's in turn, and
+    /// counts the rest. Fewer recipe links than the list holds shows a kind counted as the other.
+    @Test func danglingLinksOfKindsInTurnAreCountedPerKind() throws {
+        let path = directory.url.appendingPathComponent("kinds-in-turn.ferry").path
+        let store = try CanonicalStore(path: path)
+        let report = ReportBuilder(store: path, dryRun: false)
+        let context = ConversionContext(report: report, keepGoing: false)
+        let logs: [Log] = (1...2_600).map { number in
+            var made = log(String(format: "%08X-1111-4222-8333-444444444444", number), title: "log")
+            if number % 9 == 0 { made.recipeID = String(format: "%08X-2222-4222-8333-444444444444", number) }
+            if number % 2 == 1 { made.projectID = String(format: "%08X-3333-4222-8333-444444444444", number) }
+            return made
+        }
+        let recipes = logs.filter { $0.recipeID != nil }.count, projects = logs.filter { $0.projectID != nil }.count
+        _ = try store.session(report: report) { session in
+            for batch in stride(from: 0, to: logs.count, by: 700) {
+                context.batch.logs = Array(logs[batch..<min(batch + 700, logs.count)])
+                try session.flush(context)
+            }
+            try session.finish(context)
+        }
+        let result = report.finish()
+        #expect(recipes < ReportBuilder.listLimit && projects > ReportBuilder.listLimit)
+        #expect(result.danglingReferences.filter { $0.field == "recipe_id" }.count == recipes)
+        #expect(result.danglingReferences.filter { $0.field == "project_id" }.count == ReportBuilder.listLimit - recipes)
+        #expect(result.omitted["danglingReferences"] == recipes + projects - ReportBuilder.listLimit, "\(result.omitted)")
+        try store.close()
+    }
+
     /// A log the store refuses leaves no parked link behind: past the listed ones, the dangling
     /// links counted are those of stored logs only.
     @Test func aRefusedLogLeavesNoDanglingLinkToCount() throws {

@@ -90,17 +90,17 @@ public struct SnapshotLinker {
                 unresolved("log", log.id, "project_id", project, "project", &log.extras, log.source)
                 log.projectID = nil
             }
-            if var snapshot = log.snapshot, let sourceID = snapshot.sourceID {
-                let current: LogSnapshot? = snapshot.sourceType == "recipe"
+            if let sourceID = log.snapshot?.sourceID, let sourceType = log.snapshot?.sourceType {
+                let current: LogSnapshot? = sourceType == "recipe"
                     ? recipes[sourceID].map(Self.snapshot(of:)) ?? existing.recipeSnapshot(sourceID)
                     : projects[sourceID].map(Self.snapshot(of:)) ?? existing.projectSnapshot(sourceID)
                 if let current {
-                    Self.reconstruct(&snapshot, log: log.id, from: current, report: report)
+                    // Filled where it lies: a copy taken out and put back cost a retain and a release of each field.
+                    Self.reconstruct(&log.snapshot!, log: log.id, from: current, report: report)
                 } else if provisional {
-                    pending.append(PendingLink(table: "log", id: log.id, field: "snapshot", target: sourceID, targetTable: snapshot.sourceType))
+                    pending.append(PendingLink(table: "log", id: log.id, field: "snapshot", target: sourceID, targetTable: sourceType))
                 }
-                if log.title == nil { log.title = snapshot.title }
-                log.snapshot = snapshot
+                if log.title == nil { log.title = log.snapshot?.title }
             }
         }
         for index in batch.logs.indices {

@@ -146,20 +146,35 @@ public final class StoreSession: BatchSink {
     }
 
     private func park(_ pending: [SnapshotLinker.PendingLink]) throws {
-        var index = pending.startIndex
-        while index < pending.endIndex {
-            let link = pending[index]
-            // A brew log's recipe link and its snapshot wait for the same recipe: one row says both,
-            // which halves the rows parked for a log file whose recipes are elsewhere.
-            let following = index + 1 < pending.endIndex ? pending[index + 1] : nil
-            let withSnapshot = link.field != "snapshot" && following.map {
-                $0.field == "snapshot" && $0.table == link.table && $0.id == link.id && $0.target == link.target && $0.targetTable == link.targetTable
-            } ?? false
-            try parkedFile.append(ParkedLink(table: link.table, id: link.id, field: link.field, target: link.target,
-                                             targetTable: link.targetTable, withSnapshot: withSnapshot))
-            if link.field != "snapshot" { parkedLinks[LinkKind(table: link.table, field: link.field), default: 0] += 1 }
-            index += withSnapshot ? 2 : 1
+        // Read where they lie, and counted a run of one kind at a time: copying each link and
+        // hashing its kind's two names for every one were half of parking a million.
+        var run: (kind: LinkKind, count: Int)?
+        try pending.withUnsafeBufferPointer { pending in
+            var index = 0
+            while index < pending.count {
+                let link = pending.baseAddress! + index
+                // A brew log's recipe link and its snapshot wait for the same recipe: one row says
+                // both, which halves the rows parked for a log file whose recipes are elsewhere.
+                let withSnapshot = link.pointee.field != "snapshot" && index + 1 < pending.count && {
+                    let following = link + 1
+                    return following.pointee.field == "snapshot" && following.pointee.table == link.pointee.table
+                        && following.pointee.id == link.pointee.id && following.pointee.target == link.pointee.target
+                        && following.pointee.targetTable == link.pointee.targetTable
+                }()
+                try parkedFile.append(ParkedLink(table: link.pointee.table, id: link.pointee.id, field: link.pointee.field,
+                                                 target: link.pointee.target, targetTable: link.pointee.targetTable, withSnapshot: withSnapshot))
+                if link.pointee.field != "snapshot" {
+                    if let current = run, current.kind.table == link.pointee.table, current.kind.field == link.pointee.field {
+                        run!.count += 1
+                    } else {
+                        if let current = run { parkedLinks[current.kind, default: 0] += current.count }
+                        run = (LinkKind(table: link.pointee.table, field: link.pointee.field), 1)
+                    }
+                }
+                index += withSnapshot ? 2 : 1
+            }
         }
+        if let current = run { parkedLinks[current.kind, default: 0] += current.count }
     }
 
     /// Settles parked links before commit: a snapshot whose source came later is filled from it;
