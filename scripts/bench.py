@@ -186,10 +186,16 @@ def main():
         "ferry export / (.backup + tar --zstd)": ratio("ferry export", "sqlite3 .backup + tar --zstd"),
         "ferry verify throughput / (untar + sha256sum)": ratio("tar --zstd -x + sha256sum", "ferry verify"),
     }
+    # The references' versions, as their speed is part of every ratio.
+    versions = {"sqlite3": version(["sqlite3", "--version"]),
+                "sqlite-utils": version([sqlite_utils, "--version"]) if sqlite_utils and not args.skip_sqlite_utils else None,
+                "zstd": version(["zstd", "--version"])}
     report = {"records": n, "input_mb": round(megabytes, 1), "bundle_mb": round(bundle_mb, 1), "payload_mb": round(payload_mb, 1),
-              "runs": args.runs, "machine": os.uname().nodename, "cpus": os.cpu_count(), "results": rows, "ratios": ratios}
+              "runs": args.runs, "machine": os.uname().nodename, "cpus": os.cpu_count(), "versions": versions, "results": rows,
+              "ratios": ratios}
     write_json(args.json, report)
     print(f"\n{n} brew logs, {megabytes:.0f} MB of JSON; bundle {bundle_mb:.0f} MB ({payload_mb:.0f} MB unpacked); median of {args.runs}")
+    print("; ".join(f"{name} {text}" for name, text in versions.items() if text))
     print(f"{'case':34} {'seconds':>8} {'records/s':>11} {'MB/s':>8} {'peak RSS MB':>12}")
     for row in rows:
         print(f"{row['case']:34} {row['seconds']:8.2f} {row['records_per_second']:11,} {row['mb_per_second']:8.1f} {row['peak_rss_mb']:12.1f}")
@@ -198,6 +204,16 @@ def main():
         if value is not None:
             print(f"{name:48} {value:6.2f}")
     print(f"\nwrote {args.json}")
+
+
+def version(argv):
+    """The first line a tool prints of its version, or None when it cannot say."""
+    try:
+        result = subprocess.run(argv, capture_output=True, text=True, timeout=30)
+    except OSError:
+        return None
+    lines = (result.stdout or result.stderr).strip().splitlines()
+    return lines[0] if result.returncode == 0 and lines else None
 
 
 def measure(cases, runs):
