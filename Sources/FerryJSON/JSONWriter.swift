@@ -58,7 +58,6 @@ public struct JSONWriter: Sendable {
         bytes.append(UInt8(ascii: "\""))
         // Runs of text that need no escape are copied whole, not byte by byte, and are found
         // eight bytes at a time.
-        var start = 0
         var index = 0
         while index < utf8.count {
             if index + 8 <= utf8.count, let base = utf8.baseAddress,
@@ -70,15 +69,57 @@ public struct JSONWriter: Sendable {
             while index < end {
                 let byte = utf8[index]
                 if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
-                    appendEscaped(byte)
-                    start = index + 1
+                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[0..<index]))
+                    appendEscaping(UnsafeBufferPointer(rebasing: utf8[index...]))
+                    bytes.append(UInt8(ascii: "\""))
+                    return
                 }
                 index += 1
             }
         }
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
+        bytes.append(contentsOf: utf8)
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Text from its first byte that needs an escape: escaped into a buffer on the stack, a
+    /// piece at a time, and appended once per piece. Appending around each escape was most of
+    /// exporting JSON text columns, where every quote is escaped.
+    private mutating func appendEscaping(_ utf8: UnsafeBufferPointer<UInt8>) {
+        let piece = 1024
+        // Six bytes at most for each (`\u001f`).
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: piece * 6) { out in
+            var start = 0
+            while start < utf8.count {
+                let end = min(start + piece, utf8.count)
+                var count = 0
+                for index in start..<end {
+                    let byte = utf8[index]
+                    guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+                        out[count] = byte
+                        count += 1
+                        continue
+                    }
+                    out[count] = 0x5C
+                    switch byte {
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"): out[count + 1] = byte; count += 2
+                    case 0x0A: out[count + 1] = UInt8(ascii: "n"); count += 2
+                    case 0x0D: out[count + 1] = UInt8(ascii: "r"); count += 2
+                    case 0x09: out[count + 1] = UInt8(ascii: "t"); count += 2
+                    case 0x08: out[count + 1] = UInt8(ascii: "b"); count += 2
+                    case 0x0C: out[count + 1] = UInt8(ascii: "f"); count += 2
+                    default:
+                        out[count + 1] = UInt8(ascii: "u")
+                        out[count + 2] = 0x30
+                        out[count + 3] = 0x30
+                        out[count + 4] = Self.hexDigits[Int(byte >> 4)]
+                        out[count + 5] = Self.hexDigits[Int(byte & 0x0F)]
+                        count += 6
+                    }
+                }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: out[0..<count]))
+                start = end
+            }
+        }
     }
 
     /// Whether any of eight bytes may be a control character, `"` or `\` (never a false "no";
@@ -232,24 +273,6 @@ public struct JSONWriter: Sendable {
         if text.utf8.withContiguousStorageIfAvailable({ appendString(utf8: $0) }) == nil {
             var copy = text
             copy.withUTF8 { appendString(utf8: $0) }
-        }
-    }
-
-    private mutating func appendEscaped(_ byte: UInt8) {
-        bytes.append(0x5C)
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
-        case 0x0A: bytes.append(UInt8(ascii: "n"))
-        case 0x0D: bytes.append(UInt8(ascii: "r"))
-        case 0x09: bytes.append(UInt8(ascii: "t"))
-        case 0x08: bytes.append(UInt8(ascii: "b"))
-        case 0x0C: bytes.append(UInt8(ascii: "f"))
-        default:
-            bytes.append(UInt8(ascii: "u"))
-            bytes.append(0x30)
-            bytes.append(0x30)
-            bytes.append(Self.hexDigits[Int(byte >> 4)])
-            bytes.append(Self.hexDigits[Int(byte & 0x0F)])
         }
     }
 }

@@ -55,6 +55,22 @@ import Testing
         #expect(JSONWriter.string("a\"b\\c\n\t\u{01}é😀/") == #""a\"b\\c\n\t\u0001é😀/""#)
     }
 
+    /// Text past its first escape is escaped a piece at a time: escapes on either side of a
+    /// piece's end, and a long run without any after one, read back as written.
+    @Test func longTextWithEscapesAcrossPiecesReadsBack() throws {
+        var text = "plain start "
+        for index in 0..<3_000 {
+            text += index % 7 == 0 ? "\"" : index % 11 == 0 ? "\n" : index % 13 == 0 ? "\u{01}" : index % 17 == 0 ? "\\" : "é"
+            text += String(repeating: "x", count: index % 5)
+        }
+        text += String(repeating: "y", count: 5_000)
+        for value in [text, "\"" + text, text + "\""] {
+            let written = JSONWriter.string(.string(value))
+            #expect(!written.utf8.contains { $0 < 0x20 })
+            #expect(try JSONReader().read(Array(written.utf8)).string == value)
+        }
+    }
+
     @Test func escapesAtEitherEndAndEveryControlByte() throws {
         #expect(JSONWriter.string("") == #""""#)
         #expect(JSONWriter.string("\"") == #""\"""#)
