@@ -57,10 +57,16 @@ public final class ArchiveWriter {
             if status == LibArchive.ok { status = archive_write_add_filter_zstd(archive) }
             // zstd compresses on worker threads while this one reads the next file. Its streamed
             // output is the same for any number of workers from 1 up (1, 2 and 4 measured
-            // identical), so bundles stay byte-identical across machines; 0 workers would not be.
+            // identical at levels 3 and 1), so bundles stay byte-identical across machines; 0
+            // workers would not be.
             // A libzstd built without threads refuses the option and compresses here instead.
             if status == LibArchive.ok {
                 _ = archive_write_set_filter_option(archive, "zstd", "threads", String(Self.compressionWorkers))
+            }
+            // Level 1, not libarchive's 3: a million logs' bag (1.66 GB: the store and its NDJSON)
+            // compressed with 2.5 s of CPU instead of 4.2 s, to 208.7 MB instead of 214.1 MB.
+            if status == LibArchive.ok {
+                status = archive_write_set_filter_option(archive, "zstd", "compression-level", String(Self.compressionLevel))
             }
         case .tarGzip:
             status = archive_write_set_format_pax_restricted(archive)
@@ -82,6 +88,8 @@ public final class ArchiveWriter {
             throw ArchiveError(path: path, reason: LibArchive.message(archive))
         }
     }
+
+    static let compressionLevel = 1
 
     /// One zstd worker per core, at most four: more gain nothing on an archive this size.
     static let compressionWorkers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4))
