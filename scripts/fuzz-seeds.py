@@ -10,6 +10,8 @@ def wanted(target, path, head):
     name = os.path.basename(path)
     if target == "json":
         return name.endswith((".json", ".ndjson"))
+    if target == "brewlog":
+        return name.endswith((".json", ".ndjson")) and b"recipeNameAtBrew" in head
     if target == "model":
         return name == "contents" or (name.endswith(".xml") and b"<model" in head)
     if target == "plist":
@@ -37,9 +39,12 @@ def main():
                 except OSError:
                     continue
                 if wanted(target, path, data[:4096]):
-                    with open(os.path.join(dest, hashlib.sha1(data).hexdigest()), "wb") as out:
-                        out.write(data)
-                    count += 1
+                    # A brew log seed is one record: each line of an NDJSON file on its own.
+                    pieces = data.splitlines() if target == "brewlog" and name.endswith(".ndjson") else [data]
+                    for piece in pieces:
+                        with open(os.path.join(dest, hashlib.sha1(piece).hexdigest()), "wb") as out:
+                            out.write(piece)
+                        count += 1
     if count == 0:
         # libFuzzer also starts from nothing, but a seed of the right kind reaches deeper sooner.
         with open(os.path.join(dest, "empty"), "wb"):

@@ -1,17 +1,17 @@
 #!/bin/bash
 # `make fuzz`: builds one libFuzzer binary per reader (JSON, XML model, property list and keyed
 # archive, Core Data store, bundle), linked against the project's library modules compiled with
-# coverage and AddressSanitizer, and runs each for FUZZ_SECONDS (default 60) from a seed corpus of
+# coverage and AddressSanitizer (and the in-place brew log reading against the general one), and runs each for FUZZ_SECONDS (default 60) from a seed corpus of
 # the project's fixtures and ../shared/corpus. New inputs go to out/fuzz/<target>/; a crash stops
 # the run and leaves its input as out/fuzz/crash-<target>-*, to be fixed and kept as a test.
-# Usage: scripts/fuzz.sh [target ...]   (targets: json model plist store bundle)
+# Usage: scripts/fuzz.sh [target ...]   (targets: json brewlog model plist store bundle)
 # The fuzzer's output is filtered through a pipe; its status must still count.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET=${FUZZ_SECONDS:-60}
 build=.build/fuzz
 out=out/fuzz
-targets=${*:-json model plist store bundle}
+targets=${*:-json brewlog model plist store bundle}
 
 swift build -c release --build-path "$build" --target FerryBundle \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing >&2
@@ -37,11 +37,12 @@ mkdir -p "$out"
 for target in $targets; do
     case $target in
         json) source=JSONFuzz.swift; seeds="Tests/FerryJSONTests Samples ../shared/corpus/seedapps" ;;
+        brewlog) source=BrewLogFuzz.swift; seeds="Samples/brewguide ../shared/corpus/seedapps/_generated" ;;
         model) source=ModelFuzz.swift; seeds="Tests/FerryModelTests/Fixtures" ;;
         plist) source=PropertyListFuzz.swift; seeds="Tests/FerryLegacyTests ../shared/corpus" ;;
         store) source=StoreFuzz.swift; seeds="Samples ../shared/corpus" ;;
         bundle) source=BundleFuzz.swift; seeds="$out/bundles"; make_bundles ;;
-        *) echo "fuzz: unknown target $target (json model plist store bundle)" >&2; exit 64 ;;
+        *) echo "fuzz: unknown target $target (json brewlog model plist store bundle)" >&2; exit 64 ;;
     esac
     binary="$bin/fuzz-$target"
     # shellcheck disable=SC2086

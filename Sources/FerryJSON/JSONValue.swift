@@ -87,8 +87,11 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
         while index < bytes.count {
             let byte = bytes[index]
             if byte >= 0x30 && byte <= 0x39 {
-                digits = digits * 10 + UInt64(byte - 0x30)
                 count += 1
+                // Past 15 digits it is not a short decimal; accumulating on would overflow (and
+                // trapped on 20 digits or more: a fuzzer found it).
+                guard count <= 15 else { return nil }
+                digits = digits * 10 + UInt64(byte - 0x30)
                 if point { fractionCount += 1 }
             } else if byte == UInt8(ascii: "."), !point {
                 point = true
@@ -97,7 +100,7 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
             }
             index += 1
         }
-        guard count > 0, count <= 15 else { return nil }
+        guard count > 0 else { return nil }
         let magnitude = Double(digits) / exactPowersOfTen[fractionCount]
         return negative ? -magnitude : magnitude
     }

@@ -54,6 +54,28 @@ import Testing
         #expect(Self.read(record) == nil, "\(what)")
     }
 
+    /// Inputs `make fuzz` found, kept: each converts streamed as read whole (the first, a dose of
+    /// 70 digits, trapped reading its number before it was fixed).
+    @Test(arguments: TestPaths.files(under: TestPaths.packageRoot.appendingPathComponent("Tests/FuzzRegressions/brewlog")) { _ in true })
+    func fuzzFindingsConvertTheSameBothWays(path: String) throws {
+        let record = try Data(contentsOf: URL(fileURLWithPath: path))
+        let input = try directory.write(Data("[".utf8) + record + Data("]".utf8), to: "fuzz-\(URL(fileURLWithPath: path).lastPathComponent)")
+        let streamed = ConversionContext(report: ReportBuilder(store: "s.ferry", dryRun: false), keepGoing: true)
+        try BrewGuideNormalizer(context: streamed).convert(streaming: input)
+        let whole = ConversionContext(report: ReportBuilder(store: "s.ferry", dryRun: false), keepGoing: true)
+        try BrewGuideNormalizer(context: whole).convert(try JSONDocuments.read(input))
+        #expect(streamed.batch.logs == whole.batch.logs && streamed.batch.logs.count == 1)
+    }
+
+    @Test func aNumberOfManyDigitsIsReadNotTrapped() throws {
+        let record = #"{"summary":{"id":"B9B9B9B9-1111-4222-8333-444444444444","rating":4,"recipeNameAtBrew":"V","timestamp":782611200},"doseGrams":123456789012345678901234}"#
+        #expect(Self.read(record) == nil, "past 15 digits, left to the general reading")
+        let input = try directory.write(record, to: "many-digits.ndjson")
+        let context = ConversionContext(report: ReportBuilder(store: "s.ferry", dryRun: false), keepGoing: false)
+        try BrewGuideNormalizer(context: context).convert(streaming: input)
+        #expect(context.batch.logs.first?.snapshot?.parameters["dose"]?["value"] == .double(Double("123456789012345678901234")!))
+    }
+
     /// Thousands of records of every shape and value the general reading knows, in one file:
     /// converted streaming (records read in place where they can be) and read whole (every one
     /// by the general reading), the logs and the report are the same.
