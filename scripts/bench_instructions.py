@@ -9,7 +9,8 @@ Each --ferry (default: the release build) is copied without its debug informatio
 cannot read the DWARF Swift 6.3 writes), then converts N generated brew logs (NDJSON, default
 20,000) into a new store. Prints instructions per record for each thread and in all: thread 1 is
 the store's, 2 takes the log rows, 3 reads and normalizes (4 and on: SQLite's sorter helpers).
-Used by issue 6's work: 165,114 per record at d964485, 139,800 after the reading changes."""
+Used by issue 6's work: 165,114 per record at d964485, 139,800 after the reading changes, 132,863 at
+fb26aef, 103,907 after reading brew logs in place."""
 import argparse, glob, os, shutil, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
