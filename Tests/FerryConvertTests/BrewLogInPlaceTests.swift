@@ -109,24 +109,18 @@ import Testing
 /// Brew log records as BrewGuide's encoder writes them, and as other writers and damaged files
 /// give them: every field sometimes absent, in another type, null, escaped, out of range.
 struct RecordGenerator {
-    var state: UInt64
+    var random: SplitMix
     let pretty: Bool
     var ids: [String] = []
     /// Half the records have only the usual values and places, as the app writes them.
     var usual = true
 
     init(seed: UInt64, pretty: Bool) {
-        state = seed
+        random = SplitMix(seed: seed)
         self.pretty = pretty
     }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { random.next() }
 
     mutating func percent(_ chance: UInt64) -> Bool { next() % 100 < chance }
     mutating func pick<T>(_ choices: [T]) -> T { choices[Int(next() % UInt64(choices.count))] }

@@ -161,12 +161,18 @@ struct BrewGuideNormalizer {
 
     /// dose, yield, water temperature and grind, as parameters with units.
     func parameters(_ fields: inout FieldReader, names: (String, String, String, String)) throws -> [RecipeParameter] {
+        let dose = try fields.double(names.0), yield = try fields.double(names.1), temperature = try fields.double(names.2)
+        return Self.parameters(dose: dose, yield: yield, temperature: temperature, grind: try enumValue(&fields, names.3, Self.grinds))
+    }
+
+    /// The brew parameters present, in this order, with their units; `grind` already normalized.
+    static func parameters(dose: Double?, yield: Double?, temperature: Double?, grind: String?) -> [RecipeParameter] {
         var result: [RecipeParameter] = []
         result.reserveCapacity(4)
-        if let dose = try fields.double(names.0) { result.append(RecipeParameter(name: "dose", value: dose, unit: "g")) }
-        if let yield = try fields.double(names.1) { result.append(RecipeParameter(name: "yield", value: yield, unit: "g")) }
-        if let temperature = try fields.double(names.2) { result.append(RecipeParameter(name: "waterTemperature", value: temperature, unit: "°C")) }
-        if let grind = try enumValue(&fields, names.3, Self.grinds) { result.append(RecipeParameter(name: "grind", text: grind)) }
+        if let dose { result.append(RecipeParameter(name: "dose", value: dose, unit: "g")) }
+        if let yield { result.append(RecipeParameter(name: "yield", value: yield, unit: "g")) }
+        if let temperature { result.append(RecipeParameter(name: "waterTemperature", value: temperature, unit: "°C")) }
+        if let grind { result.append(RecipeParameter(name: "grind", text: grind)) }
         return result
     }
 
@@ -268,15 +274,8 @@ struct BrewGuideNormalizer {
         snapshot.kind = "coffee"
         snapshot.title = read.recipeName
         snapshot.method = read.method.map { Self.methods.normalize($0, file: file, field: "method", report: context.report) }
-        var parameters: [RecipeParameter] = []
-        parameters.reserveCapacity(4)
-        if let dose = read.dose { parameters.append(RecipeParameter(name: "dose", value: dose, unit: "g")) }
-        if let yield = read.yield { parameters.append(RecipeParameter(name: "yield", value: yield, unit: "g")) }
-        if let temperature = read.temperature { parameters.append(RecipeParameter(name: "waterTemperature", value: temperature, unit: "°C")) }
-        if let grind = read.grind {
-            parameters.append(RecipeParameter(name: "grind", text: Self.grinds.normalize(grind, file: file, field: "grindLabel", report: context.report)))
-        }
-        snapshot.parameters = Self.snapshotParameters(parameters)
+        let grind = read.grind.map { Self.grinds.normalize($0, file: file, field: "grindLabel", report: context.report) }
+        snapshot.parameters = Self.snapshotParameters(Self.parameters(dose: read.dose, yield: read.yield, temperature: read.temperature, grind: grind))
         log.snapshot = snapshot
         log.title = snapshot.title
         log.recipeID = snapshot.sourceID
