@@ -1,7 +1,8 @@
 #!/bin/bash
 # `make fuzz`: builds one libFuzzer binary per reader (JSON, XML model, property list and keyed
-# archive, Core Data store, bundle), linked against the project's library modules compiled with
-# coverage and AddressSanitizer (and the in-place brew log reading against the general one), and runs each for FUZZ_SECONDS (default 60) from a seed corpus of
+# archive, Core Data store, bundle) and one for brew logs read in place against the general
+# reading, linked against the project's library modules compiled with coverage and
+# AddressSanitizer, and runs each for FUZZ_SECONDS (default 60) from a seed corpus of
 # the project's fixtures and ../shared/corpus. New inputs go to out/fuzz/<target>/; a crash stops
 # the run and leaves its input as out/fuzz/crash-<target>-*, to be fixed and kept as a test.
 # Usage: scripts/fuzz.sh [target ...]   (targets: json brewlog model plist store bundle)
