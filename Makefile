@@ -17,6 +17,7 @@ demo: build
 	@scripts/demo.sh
 
 test: setup
+	python3 scripts/check_layers.py
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	@$(MAKE) --no-print-directory docs

@@ -6,10 +6,12 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "FerryJSON", targets: ["FerryJSON"]),
+        .library(name: "FerryFiles", targets: ["FerryFiles"]),
         .library(name: "FerryModel", targets: ["FerryModel"]),
-        .library(name: "FerryLegacy", targets: ["FerryLegacy"]),
+        .library(name: "FerryCoreData", targets: ["FerryCoreData"]),
         .library(name: "FerryCanonical", targets: ["FerryCanonical"]),
         .library(name: "FerryStore", targets: ["FerryStore"]),
+        .library(name: "FerryConvert", targets: ["FerryConvert"]),
         .library(name: "FerryArchive", targets: ["FerryArchive"]),
         .library(name: "FerryBundle", targets: ["FerryBundle"]),
         .executable(name: "ferry", targets: ["ferry"]),
@@ -19,45 +21,64 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
+    // Each target imports only targets above it in this list, and declares every one it imports.
+    // The readers (model, Core Data, canonical, convert) link without libarchive: an app can
+    // embed them and convert on the device.
     targets: [
         // JSON values, a strict reader and a deterministic writer, shared by every layer below.
         .target(name: "FerryJSON"),
 
+        // Outputs that appear whole or not at all: flushing, renaming into place, atomic files;
+        // and what a reader needs of an archive, so that readers need not link libarchive.
+        .target(name: "FerryFiles"),
+
         // Model: parse, resolve versions, lint and diff Core Data model files.
         .target(name: "FerryModel"),
 
-        // Legacy readers: Core Data / SwiftData stores, keyed archives, the five apps' old formats.
+        // zlib, for the raw DEFLATE of Core Data's model cache.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+
+        // Core Data and SwiftData stores (read only), compiled models, keyed archives, property lists.
         .target(
-            name: "FerryLegacy",
-            dependencies: ["FerryModel", "FerryJSON", .product(name: "GRDB", package: "GRDB.swift")]
+            name: "FerryCoreData",
+            dependencies: ["FerryModel", "FerryJSON", "FerryFiles", "CZlib", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+
+        // The canonical recipe / project / log models, their values, snapshot linking and the
+        // conversion report: what the readers hand to the store.
+        .target(
+            name: "FerryCanonical",
+            dependencies: ["FerryCoreData", "FerryJSON", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+
+        // The canonical SQLite store, and the only target that calls SQLite directly: schema
+        // migrations, writing batches, reading snapshots for export, backups, merge.
+        .target(
+            name: "FerryStore",
+            dependencies: ["FerryCanonical", "FerryCoreData", "FerryJSON", "FerryFiles", .product(name: "GRDB", package: "GRDB.swift"),
+                           // The C API under GRDB, to bind the rows of bulk upserts without boxing each value.
+                           .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                           .product(name: "Crypto", package: "swift-crypto")]
+        ),
+
+        // Converting: the five apps' readers, normalisation into canonical records, and the
+        // conversion job that writes them into the store.
+        .target(
+            name: "FerryConvert",
+            dependencies: ["FerryCanonical", "FerryCoreData", "FerryStore", "FerryModel", "FerryJSON", "FerryFiles",
+                           .product(name: "Crypto", package: "swift-crypto")]
         ),
 
         // libarchive, through a module map and a shim that re-exports the AE_IF* constants.
         .systemLibrary(name: "CLibArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         // Reading and writing archives (zip, tar, tar.zst) over libarchive.
-        .target(name: "FerryArchive", dependencies: ["CLibArchive", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "FerryArchive", dependencies: ["CLibArchive", "FerryFiles", .product(name: "Crypto", package: "swift-crypto")]),
 
         // Portable bundles: BagIt bags of a store snapshot, per-table NDJSON and attachments in one
         // archive; verifying, unpacking into staging, importing.
         .target(
             name: "FerryBundle",
-            dependencies: ["FerryArchive", "FerryStore", "FerryJSON", .product(name: "GRDB", package: "GRDB.swift"),
-                           .product(name: "Crypto", package: "swift-crypto")]
-        ),
-
-        // Canonical recipe / project / log models and the per-app normalizers that make them.
-        .target(
-            name: "FerryCanonical",
-            dependencies: ["FerryLegacy", "FerryJSON", "FerryArchive", .product(name: "Crypto", package: "swift-crypto")]
-        ),
-
-        // The canonical SQLite store: schema migrations, upserting batches, backups.
-        .target(
-            name: "FerryStore",
-            dependencies: ["FerryCanonical", "FerryJSON", .product(name: "GRDB", package: "GRDB.swift"),
-                           // The C API under GRDB, to bind the rows of bulk upserts without boxing each value.
-                           .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                           .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["FerryArchive", "FerryStore", "FerryJSON", "FerryFiles", .product(name: "Crypto", package: "swift-crypto")]
         ),
 
         // The command-line tool: a thin layer over the libraries.
@@ -65,10 +86,13 @@ let package = Package(
             name: "ferry",
             dependencies: [
                 "FerryModel",
-                "FerryLegacy",
+                "FerryCoreData",
                 "FerryJSON",
+                "FerryFiles",
                 "FerryCanonical",
+                "FerryConvert",
                 "FerryStore",
+                "FerryArchive",
                 "FerryBundle",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -84,20 +108,24 @@ let package = Package(
             path: "Tests/FerryTestSupport"
         ),
         .testTarget(name: "FerryJSONTests", dependencies: ["FerryJSON", "FerryTestSupport"]),
-        .testTarget(name: "FerryModelTests", dependencies: ["FerryModel", "FerryTestSupport"], exclude: ["Fixtures", "Expected"]),
+        .testTarget(name: "FerryModelTests", dependencies: ["FerryModel", "FerryJSON", "FerryTestSupport"], exclude: ["Fixtures", "Expected"]),
         .testTarget(
-            name: "FerryLegacyTests",
-            dependencies: ["FerryLegacy", "FerryTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            name: "FerryCoreDataTests",
+            dependencies: ["FerryCoreData", "FerryModel", "FerryJSON", "FerryTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(
+            name: "FerryStoreTests",
+            dependencies: ["FerryStore", "FerryCanonical", "FerryJSON", "FerryTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "FerryConvertTests",
-            dependencies: ["FerryCanonical", "FerryStore", "FerryLegacy", "FerryArchive", "FerryJSON", "FerryModel", "FerryTestSupport",
-                           .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["FerryConvert", "FerryCanonical", "FerryStore", "FerryCoreData", "FerryArchive", "FerryJSON", "FerryModel",
+                           "FerryTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "FerryBundleTests",
-            dependencies: ["FerryBundle", "FerryArchive", "FerryStore", "FerryCanonical", "FerryTestSupport",
-                           .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["FerryBundle", "FerryArchive", "FerryStore", "FerryCanonical", "FerryConvert", "FerryJSON", "FerryTestSupport",
+                           .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(
             name: "FerryCLITests",

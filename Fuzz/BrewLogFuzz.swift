@@ -1,4 +1,5 @@
 @testable import FerryCanonical
+@testable import FerryConvert
 import FerryJSON
 import Foundation
 

@@ -1,4 +1,4 @@
-import FerryLegacy
+import FerryCoreData
 import Foundation
 
 /// The binary property list reader, the keyed-archive decoder and the compiled-model decoder.

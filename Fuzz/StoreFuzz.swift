@@ -1,4 +1,4 @@
-import FerryLegacy
+import FerryCoreData
 
 /// The Core Data store reader over the bytes as a store file: metadata, schema, model match and
 /// every record.

@@ -14,8 +14,11 @@ build=.build/fuzz
 out=out/fuzz
 targets=${*:-json brewlog model plist store bundle}
 
-swift build -c release --build-path "$build" --target FerryBundle \
-    -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing >&2
+# The two top library targets: every library below them is built too.
+for library in FerryBundle FerryConvert; do
+    swift build -c release --build-path "$build" --target "$library" \
+        -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing >&2
+done
 bin="$build/release"
 objects=$(find "$bin/" -name '*.o' -path '*.build/*' \
     ! -path '*/ferry.build/*' ! -path '*/make_sample_stores.build/*' ! -path '*Tests.build/*' ! -path '*TestSupport.build/*' \
@@ -40,7 +43,7 @@ for target in $targets; do
         json) source=JSONFuzz.swift; seeds="Tests/FerryJSONTests Samples ../shared/corpus/seedapps" ;;
         brewlog) source=BrewLogFuzz.swift; seeds="Samples/brewguide ../shared/corpus/seedapps/_generated" ;;
         model) source=ModelFuzz.swift; seeds="Tests/FerryModelTests/Fixtures" ;;
-        plist) source=PropertyListFuzz.swift; seeds="Tests/FerryLegacyTests ../shared/corpus" ;;
+        plist) source=PropertyListFuzz.swift; seeds="Tests/FerryCoreDataTests ../shared/corpus" ;;
         store) source=StoreFuzz.swift; seeds="Samples ../shared/corpus" ;;
         bundle) source=BundleFuzz.swift; seeds="$out/bundles"; make_bundles ;;
         *) echo "fuzz: unknown target $target (json brewlog model plist store bundle)" >&2; exit 64 ;;
@@ -48,7 +51,7 @@ for target in $targets; do
     binary="$bin/fuzz-$target"
     # shellcheck disable=SC2086
     swiftc -O -sanitize=fuzzer,address -parse-as-library -I "$bin/Modules" $maps \
-        Fuzz/FuzzInput.swift "Fuzz/$source" $objects -lsqlite3 -larchive -o "$binary"
+        Fuzz/FuzzInput.swift "Fuzz/$source" $objects -lsqlite3 -larchive -lz -o "$binary"
     seed="$out/seed-$target"
     rm -rf "$seed" && mkdir -p "$seed" "$out/$target"
     scripts/fuzz-seeds.py "$target" "$seed" $seeds

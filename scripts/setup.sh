@@ -2,7 +2,7 @@
 # Installs what building and testing Ferry needs and this machine lacks. Safe to run again.
 set -euo pipefail
 
-packages=(libsqlite3-dev libxml2-dev libarchive-dev zstd graphviz sqlite3)
+packages=(libsqlite3-dev libxml2-dev libarchive-dev zlib1g-dev zstd graphviz sqlite3)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -1,4 +1,5 @@
 import CLibArchive
+import FerryFiles
 import Foundation
 
 /// One entry of an archive as its header describes it; nothing is written anywhere.
@@ -126,5 +127,21 @@ public final class ArchiveReader {
         var data = Data()
         try readData(limit: limit) { data.append(contentsOf: $0) }
         return data
+    }
+}
+
+extension ArchiveError: ArchiveReadingError {}
+
+extension ArchiveReader: ArchiveEntryReader {
+    /// Opens an archive for the readers that take any ``ArchiveEntryReader``.
+    public static let opener: ArchiveOpener = { try ArchiveReader(path: $0) }
+
+    public func nextEntry() throws -> (path: String, kind: ArchiveEntryKind)? {
+        guard let entry = try next() else { return nil }
+        switch entry.kind {
+        case .regular: return (entry.path, .regular)
+        case .directory: return (entry.path, .directory)
+        default: return (entry.path, .other)
+        }
     }
 }

@@ -63,8 +63,7 @@ public final class ArchiveWriter {
             if status == LibArchive.ok {
                 _ = archive_write_set_filter_option(archive, "zstd", "threads", String(Self.compressionWorkers))
             }
-            // Level 1, not libarchive's 3: a million logs' bag (1.66 GB: the store and its NDJSON)
-            // compressed with 2.5 s of CPU instead of 4.2 s, to 208.7 MB instead of 214.1 MB.
+            // Level 1, not libarchive's 3: faster and no larger on bags (Formats/performance.md).
             if status == LibArchive.ok {
                 status = archive_write_set_filter_option(archive, "zstd", "compression-level", String(Self.compressionLevel))
             }

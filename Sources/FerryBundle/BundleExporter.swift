@@ -2,8 +2,8 @@ import Crypto
 import FerryArchive
 import FerryJSON
 import FerryStore
+import FerryFiles
 import Foundation
-import GRDB
 
 /// What a bundle holds, from its `bundle.json`.
 public struct BundleSummary: Sendable {
@@ -80,9 +80,8 @@ public struct BundleExporter: Sendable {
         -> (counts: [String: Int], files: [String: FileDigest], schemaVersion: Int, createdAt: String) {
         try staging.makeFolders(for: BundleLayout.tableFile("x"))
         try staging.makeFolders(for: BundleLayout.attachmentFile("x"))
-        let (sizes, schemaVersion) = try Self.openSnapshot(snapshotPath).read { db in
-            (try CanonicalTables.largestFirst(db), try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0)
-        }
+        let snapshot = SnapshotReader(path: snapshotPath, of: store)
+        let (sizes, schemaVersion) = try snapshot.tablesLargestFirst()
         let tables = sizes.map(\.table)
         let tally = progress.map { ProgressTally(.tables, total: Int64(sizes.reduce(0) { $0 + $1.rows }), report: $0) }
         // Jobs are taken in this order. The check comes first: on a damaged file its report is
@@ -104,12 +103,7 @@ public struct BundleExporter: Sendable {
         }]
         for table in tables {
             jobs.append {
-                do {
-                    let exporter = TableExporter(database: try Self.openSnapshot(snapshotPath), staging: staging, progress: tally)
-                    return .table(table, try exporter.export(table))
-                } catch let error as DatabaseError {
-                    throw StoreError(.database(error.message ?? "\(error.resultCode)"), path: store, activity: "reading \(table)")
-                }
+                .table(table, try TableExporter(snapshot: snapshot, staging: staging, progress: tally).export(table))
             }
         }
         jobs.append { .files([BundleLayout.storeSnapshot: try digestOfFile(snapshotPath)]) }
@@ -136,14 +130,6 @@ public struct BundleExporter: Sendable {
         case checked
         case files([String: FileDigest])
         case table(String, TableFile)
-    }
-
-    static func openSnapshot(_ snapshotPath: String) throws -> DatabaseQueue {
-        var configuration = Configuration()
-        configuration.readonly = true
-        // The jobs open their connections side by side: a moment's lock is waited out, not an error.
-        configuration.busyMode = .timeout(10)
-        return try DatabaseQueue(path: snapshotPath, configuration: configuration)
     }
 
     private func tagFiles(_ summary: BundleSummary, manifest: [UInt8]) -> [(String, [UInt8])] {
@@ -182,7 +168,7 @@ public struct BundleExporter: Sendable {
                          time: Int) throws {
         let url = URL(fileURLWithPath: output)
         let root = Self.rootName(url.lastPathComponent)
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).partial").path
+        let temporary = FileSync.temporaryPath(beside: output)
         var published = false
         defer { if !published { unlink(temporary) } }
         do {
@@ -199,12 +185,12 @@ public struct BundleExporter: Sendable {
         guard !FileManager.default.fileExists(atPath: output) else {
             throw BundleError(.cannotWrite("the file appeared while exporting; nothing was written"), path: output)
         }
-        guard rename(temporary, output) == 0 else {
-            throw BundleError(.cannotWrite("cannot move the bundle into place: \(HashingFileWriter.lastError())"), path: output)
+        do {
+            try FileSync.publish(temporary, as: output, flushing: false)
+        } catch {
+            throw BundleError(.cannotWrite("cannot move the bundle into place: \(error.reason)"), path: output)
         }
         published = true
-        let folder = open(url.deletingLastPathComponent().path, O_RDONLY)
-        if folder >= 0 { fsync(folder); close(folder) }
     }
 
     /// libarchive reports a full disk as a write error; say so plainly.

@@ -4,8 +4,7 @@ import Glibc
 
 /// Reads JSON member by member straight from its bytes, making nothing, for a caller that
 /// knows the shape of a record and takes its fields as they come: no ``JSONValue`` tree, no
-/// strings for keys. A stream of a million records spent most of its reading building and
-/// freeing the trees it then read a dozen fields from.
+/// strings for keys, where building and freeing trees was most of reading a stream.
 ///
 /// It takes only plain JSON: keys of printable ASCII without escapes, strings without escapes
 /// or control characters (valid UTF-8), numbers as JSON writes them, objects. On anything else

@@ -22,9 +22,8 @@ public final class CanonicalStore: @unchecked Sendable {
     /// - Throws: ``StoreError`` when the file is not a Ferry store or is newer than this Ferry.
     /// - Parameter bulk: for a new file that is flushed and renamed into place when complete (a
     ///   crash loses only the temporary file): no syncs while writing, the journal in memory, and
-    ///   a larger page cache, which random UUID keys need when they go in row by row (a new store
-    ///   builds its log keys at the end instead). 32 MB: at a million logs, with schema version 1,
-    ///   64 MB was 4 s (6%) faster but peaked at 179 MB instead of 139 MB.
+    ///   a larger page cache (32 MB), which random UUID keys need when they go in row by row (a
+    ///   new store builds its log keys at the end instead).
     public init(path: String, readOnly: Bool = false, bulk: Bool = false) throws {
         self.path = path
         var configuration = Configuration()
@@ -32,11 +31,8 @@ public final class CanonicalStore: @unchecked Sendable {
         configuration.readonly = readOnly
         configuration.busyMode = .timeout(2)
         if !readOnly {
-            // A file this creates gets 16 KiB pages (an existing one keeps its own). A million logs
-            // write 700 MB and read their tables back six times to build keys and indexes and to
-            // check the file; with SQLite's 4 KiB default that was 849,000 `pread`s and 401,000
-            // `pwrite`s, with 16 KiB 224,000 and 122,000: 1.7 s less system time and 2 s less
-            // after the rows are in (median of four alternated runs), for the same peak memory.
+            // A file this creates gets 16 KiB pages (an existing one keeps its own): a quarter of
+            // the reads and writes of 4 KiB pages (Formats/performance.md).
             configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA page_size = \(Self.pageSize)") }
         }
         if bulk {
@@ -70,8 +66,8 @@ public final class CanonicalStore: @unchecked Sendable {
 
     /// A consistent copy into a new file. A store with a rollback journal (Ferry's own) is
     /// copied byte for byte by the kernel while a read transaction holds SQLite's shared lock,
-    /// under which no writer can change the file: at a million logs 0.3 s, where SQLite's backup
-    /// API, page by page, takes 2.5 s. A store in WAL mode, whose file alone is not the data,
+    /// under which no writer can change the file, an eighth of the time of SQLite's backup API.
+    /// A store in WAL mode, whose file alone is not the data,
     /// goes through the backup API.
     /// - Parameter standingAlone: switch a copy of a WAL-mode store to a rollback journal. A WAL
     ///   file is not whole without a shared index, which readers opening it side by side race to
@@ -139,9 +135,7 @@ public final class CanonicalStore: @unchecked Sendable {
     ///   b-tree, record and NOT NULL column is read again. A read-only connection skips CHECK
     ///   constraints (SQLite 3.40), which the statements that wrote the rows enforced; each index
     ///   is not compared with its table (SQLite keeps them together in those same statements);
-    ///   foreign keys are not looked up again (deferred, they were enforced by the commit). At a
-    ///   million logs that is 1.5 s, where `quick_check` with CHECK constraints took 9 s and
-    ///   `integrity_check` + `foreign_key_check` 19 + 3 s.
+    ///   foreign keys are not looked up again (deferred, they were enforced by the commit).
     public func check(thorough: Bool = true) throws -> [String] {
         do {
             guard thorough else { return try Self.structuralCheck(path) }
@@ -197,6 +191,11 @@ public final class CanonicalStore: @unchecked Sendable {
 
 /// The canonical tables, parents before children.
 public enum CanonicalTables {
+    /// Rows per table as people read them: `12 log, 3 recipe`, tables without rows left out.
+    public static func countsLine(_ counts: [String: Int]) -> String {
+        counts.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+    }
+
     /// The canonical tables a file has, the ones with most rows first (`max(rowid)`, which
     /// SQLite answers from the end of the b-tree, stands in for the count): the order in which
     /// work per table keeps threads evenly loaded.

@@ -41,14 +41,9 @@ struct Ferry: ParsableCommand {
         // Past a file-size limit, writes fail with EFBIG and are reported, instead of a signal killing Ferry
         // with a partial file behind.
         signal(SIGXFSZ, SIG_IGN)
-        // A fixed threshold for glibc to map large blocks (a batch's arrays) of their own and give
-        // them back when freed. By default it rises to the largest block freed, after which
-        // batches come from the heap, where one thread frees what the other allocated: the peak
-        // of a million-log conversion then varied from 130 to 150 MB between runs.
-        // (`mallopt` is looked up: Swift's Glibc module leaves out malloc.h; -3 is M_MMAP_THRESHOLD.)
-        // And a high threshold for giving the heap's top back (-1 is M_TRIM_THRESHOLD): at the default
-        // 128 KB it went back after each batch, to be faulted in again by the next (80,000 page
-        // faults at a million logs; the peak did not move).
+        // Fixed glibc thresholds keep a conversion's peak steady and its page faults few
+        // (Formats/performance.md). `mallopt` is looked up: Swift's Glibc module leaves out
+        // malloc.h; -3 is M_MMAP_THRESHOLD, -1 M_TRIM_THRESHOLD.
         if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") {
             let mallopt = unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32) -> Int32).self)
             _ = mallopt(-3, 1 << 20)

@@ -1,4 +1,5 @@
 import FerryArchive
+import FerryConvert
 @testable import FerryBundle
 import FerryStore
 import FerryTestSupport
@@ -48,7 +49,7 @@ import Testing
     func setUp() throws -> (bundle: String, target: String, before: TableContents) {
         try FileManager.default.createDirectory(atPath: path("work"), withIntermediateDirectories: true)
         let source = path("source.ferry")
-        _ = try ConversionJob(inputs: [TestPaths.samples.appendingPathComponent("brewguide/recipes.json").path], store: source).run()
+        _ = try ConversionJob(inputs: [TestPaths.samples.appendingPathComponent("brewguide/recipes.json").path], store: source, options: ConversionOptions(openArchive: ArchiveReader.opener)).run()
         let bundle = path("small.tar.zst")
         _ = try BundleExporter().export(store: source, to: bundle)
         let target = try BundleFixtures.sampleStore(at: path("work/target.ferry"))

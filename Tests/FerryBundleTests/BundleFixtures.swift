@@ -1,4 +1,5 @@
 import FerryArchive
+import FerryConvert
 import FerryBundle
 import FerryStore
 import FerryTestSupport
@@ -9,7 +10,7 @@ import GRDB
 enum BundleFixtures {
     /// The samples converted into a new store at `path`.
     static func sampleStore(at path: String) throws -> String {
-        _ = try ConversionJob(inputs: [TestPaths.samples.path], store: path).run()
+        _ = try ConversionJob(inputs: [TestPaths.samples.path], store: path, options: ConversionOptions(openArchive: ArchiveReader.opener)).run()
         return path
     }
 

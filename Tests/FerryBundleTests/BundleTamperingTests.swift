@@ -1,4 +1,5 @@
 import FerryArchive
+import FerryConvert
 @testable import FerryBundle
 import FerryStore
 import FerryTestSupport
@@ -17,7 +18,7 @@ import Testing
         let store = path("small.ferry")
         if !FileManager.default.fileExists(atPath: store) {
             let recipes = TestPaths.samples.appendingPathComponent("brewguide/recipes.json").path
-            _ = try ConversionJob(inputs: [recipes], store: store).run()
+            _ = try ConversionJob(inputs: [recipes], store: store, options: ConversionOptions(openArchive: ArchiveReader.opener)).run()
         }
         let bundle = path("small.\(format.rawValue)")
         if !FileManager.default.fileExists(atPath: bundle) { _ = try BundleExporter(format: format).export(store: store, to: bundle) }

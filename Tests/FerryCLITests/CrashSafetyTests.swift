@@ -22,19 +22,6 @@ import Testing
     }
 
     /// Runs ferry and kills it after `delay` seconds, unless it ends first.
-    func runKilled(_ arguments: [String], after delay: Double) throws -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandRunner.ferry)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        usleep(useconds_t(delay * 1_000_000))
-        let killed = process.isRunning && kill(process.processIdentifier, SIGKILL) == 0
-        process.waitUntilExit()
-        return killed
-    }
-
     func timed(_ body: () throws -> Void) rethrows -> Double {
         let start = Date()
         try body()
@@ -66,7 +53,7 @@ import Testing
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             let store = (folder as NSString).appendingPathComponent("store.ferry")
             try FileManager.default.copyItem(atPath: old, toPath: store)
-            _ = try runKilled(["import", bundle, "--to", store], after: Double.random(in: 0...(duration * 1.1)))
+            _ = try CommandRunner.ferryKilled(["import", bundle, "--to", store], after: Double.random(in: 0...(duration * 1.1)))
             #expect(try StoreFixtures.integrityProblems(store) == [], "run \(run)")
             let contents = try TableContents(path: store)
             #expect(states.contains(contents), "run \(run): the store is neither the old nor the new")
@@ -87,7 +74,7 @@ import Testing
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             let store = (folder as NSString).appendingPathComponent("store.ferry")
             try FileManager.default.copyItem(atPath: old, toPath: store)
-            _ = try runKilled(["restore", store, "--from", new], after: Double.random(in: 0...(duration * 1.1)))
+            _ = try CommandRunner.ferryKilled(["restore", store, "--from", new], after: Double.random(in: 0...(duration * 1.1)))
             #expect(try StoreFixtures.integrityProblems(store) == [], "run \(run)")
             #expect(states.contains(try TableContents(path: store)), "run \(run): the store is neither the old nor the new")
             try expectOnlyWholeFiles(in: folder, allowed: states, "run \(run)")

@@ -19,18 +19,6 @@ import Testing
         return try directory.write(text, to: "in/logs.ndjson")
     }
 
-    func runKilled(_ arguments: [String], after delay: Double) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandRunner.ferry)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        usleep(useconds_t(delay * 1_000_000))
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-    }
-
     func duration(_ arguments: String...) throws -> Double {
         let start = Date()
         let result = try ferry(arguments)
@@ -63,7 +51,7 @@ import Testing
             let store = folder + "/store.ferry"
             // Even runs convert into an existing store, odd runs create one.
             if run % 2 == 0 { try FileManager.default.copyItem(atPath: old, toPath: store) }
-            try runKilled(["convert", input, "--to", store], after: Double.random(in: 0...(time * 1.1)))
+            try CommandRunner.ferryKilled(["convert", input, "--to", store], after: Double.random(in: 0...(time * 1.1)))
             if FileManager.default.fileExists(atPath: store) {
                 // The next ferry command rolls back what the killed one left unfinished (a hot journal).
                 let next = try ferry(["backup", store])
@@ -95,7 +83,7 @@ import Testing
             let folder = path("export-\(run)")
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             let bundle = folder + "/store.tar.zst"
-            try runKilled(["export", store, "-o", bundle], after: Double.random(in: 0...(exportTime * 1.1)))
+            try CommandRunner.ferryKilled(["export", store, "-o", bundle], after: Double.random(in: 0...(exportTime * 1.1)))
             if FileManager.default.fileExists(atPath: bundle) {
                 let verified = try ferry(["verify", bundle])
                 #expect(verified.status == 0, "run \(run): \(verified.stdout)")
@@ -104,7 +92,7 @@ import Testing
         }
         let backups = store + ".backups"
         for run in 0..<20 {
-            try runKilled(["backup", store, "--keep", "100"], after: Double.random(in: 0...(backupTime * 1.1)))
+            try CommandRunner.ferryKilled(["backup", store, "--keep", "100"], after: Double.random(in: 0...(backupTime * 1.1)))
             for name in finalNames(in: backups) {
                 #expect(try StoreFixtures.integrityProblems(backups + "/" + name) == [], "run \(run): \(name)")
                 #expect(try TableContents(path: backups + "/" + name) == TableContents(path: store), "run \(run): \(name)")

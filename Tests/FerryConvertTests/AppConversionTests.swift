@@ -1,7 +1,9 @@
 import FerryCanonical
+import FerryConvert
 import FerryModel
 import FerryStore
 import FerryTestSupport
+import FerryArchive
 import Foundation
 import GRDB
 import Testing
@@ -11,7 +13,7 @@ import Testing
 @Suite struct AppConversionTests {
     let directory = TemporaryDirectory("ferry-apps")
 
-    func convert(_ inputs: [String], options: ConversionOptions = ConversionOptions()) throws -> (DatabaseQueue, ConversionReport) {
+    func convert(_ inputs: [String], options: ConversionOptions = ConversionOptions(openArchive: ArchiveReader.opener)) throws -> (DatabaseQueue, ConversionReport) {
         let store = directory.url.appendingPathComponent("\(UUID().uuidString).ferry").path
         let report = try ConversionJob(inputs: inputs, store: store, options: options).run()
         return (try DatabaseQueue(path: store), report)
@@ -98,7 +100,7 @@ import Testing
         try builder.insert("PlannedMeal", ["id": CoreDataStoreBuilder.uuid("96000000-1111-4222-8333-444444444444"), "mealType": "dinner",
                                            "date": CoreDataStoreBuilder.date("2025-10-21T00:00:00Z"), "servings": 4, "mealPlan": plan, "recipe": recipe])
         try builder.finish()
-        let (queue, report) = try convert([path], options: ConversionOptions(model: modelPath))
+        let (queue, report) = try convert([path], options: ConversionOptions(model: modelPath, openArchive: ArchiveReader.opener))
         defer { try? queue.close() }
         try queue.read { db in
             let lines = try String.fetchAll(db, sql: "SELECT description FROM material_line WHERE project_id = '93000000-1111-4222-8333-444444444444' ORDER BY position")

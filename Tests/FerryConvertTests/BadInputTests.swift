@@ -1,8 +1,10 @@
 import FerryCanonical
-import FerryLegacy
+import FerryConvert
+import FerryCoreData
 import FerryModel
 import FerryStore
 import FerryTestSupport
+import FerryArchive
 import Foundation
 import Testing
 
@@ -15,7 +17,7 @@ import Testing
     static let goodTask = #"{"id":"11111111-2222-4333-8444-555555555555","title":"Problem Set 3","type":"homework","locked":false,"isCompleted":false}"#
     static let goodLog = #"{"summary":{"id":"B9B9B9B9-1111-4222-8333-444444444444","rating":4,"recipeNameAtBrew":"V60","timestamp":782611200}}"#
 
-    func conversionError(_ inputs: [String], options: ConversionOptions = ConversionOptions()) throws -> String {
+    func conversionError(_ inputs: [String], options: ConversionOptions = ConversionOptions(openArchive: ArchiveReader.opener)) throws -> String {
         do {
             _ = try ConversionJob(inputs: inputs, store: store, options: options).run()
         } catch let error as ConversionError {
@@ -24,6 +26,14 @@ import Testing
         }
         Issue.record("the conversion of \(inputs) succeeded")
         return ""
+    }
+
+    /// The convert library links no archive reader of its own: without one handed in, a
+    /// `.molten` export is refused by name rather than skipped.
+    @Test func aZipWithoutAnArchiveReaderIsRefusedByName() throws {
+        let export = TestPaths.samples.appendingPathComponent("molten/Boro Fish.molten").path
+        let message = try conversionError([export], options: ConversionOptions())
+        #expect(message == "\(export): cannot be read: this build reads no zip archives (no archive reader was given)", "\(message)")
     }
 
     @Test func truncatedJSONNamesTheFileLineAndColumn() throws {
@@ -63,7 +73,7 @@ import Testing
         let folder = directory.url.appendingPathComponent("mixed").path
         try directory.write(#"[{"sku":"X-1"}]"#, to: "mixed/inventory.json")
         try directory.write("[" + Self.goodTask + "]", to: "mixed/tasks.json")
-        let report = try ConversionJob(inputs: [folder], store: store).run()
+        let report = try ConversionJob(inputs: [folder], store: store, options: ConversionOptions(openArchive: ArchiveReader.opener)).run()
         #expect(report.skipped.map(\.reason) == ["JSON of no known app shape"])
         #expect(report.counts["project"] == 1)
     }
@@ -76,7 +86,7 @@ import Testing
         #expect(message.hasPrefix("\(store): not recognized: a store of no app Ferry knows (entities: "), "\(message)")
         // Naming an app whose entities the store lacks is refused too.
         let molten = TestPaths.samples.appendingPathComponent("molten/Molten.sqlite").path
-        let wrongApp = try conversionError([molten], options: ConversionOptions(from: .photoapp))
+        let wrongApp = try conversionError([molten], options: ConversionOptions(from: .photoapp, openArchive: ArchiveReader.opener))
         #expect(wrongApp.hasPrefix("\(molten): not recognized: not a photoapp store: none of PhotoAction, SwipeSession, UserPreferences"))
     }
 
@@ -98,15 +108,15 @@ import Testing
 
     @Test func aFailingRecordRollsEverythingBack() throws {
         let first = try directory.write(Self.goodLog + "\n", to: "first.ndjson")
-        _ = try ConversionJob(inputs: [first], store: store).run()
+        _ = try ConversionJob(inputs: [first], store: store, options: ConversionOptions(openArchive: ArchiveReader.opener)).run()
         let before = try TableContents(path: store)
         let bad = #"{"summary":{"id":"B7B7B7B7-1111-4222-8333-444444444444","rating":9,"recipeNameAtBrew":"X","timestamp":782611200}}"#
         let good = Self.goodLog.replacingOccurrences(of: "B9B9B9B9", with: "B6B6B6B6")
         let second = try directory.write(good + "\n" + bad + "\n", to: "second.ndjson")
-        #expect(throws: ConversionError.self) { try ConversionJob(inputs: [second], store: store).run() }
+        #expect(throws: ConversionError.self) { try ConversionJob(inputs: [second], store: store, options: ConversionOptions(openArchive: ArchiveReader.opener)).run() }
         #expect(try TableContents(path: store) == before, "the good record of the failed conversion was not written either")
         // With keep-going the good record is kept and the bad one reported with its place.
-        let report = try ConversionJob(inputs: [second], store: store, options: ConversionOptions(keepGoing: true)).run()
+        let report = try ConversionJob(inputs: [second], store: store, options: ConversionOptions(keepGoing: true, openArchive: ArchiveReader.opener)).run()
         #expect(report.counts["log"] == 1)
         #expect(report.rejected.count == 1)
         let rejected = try #require(report.rejected.first)
@@ -123,7 +133,7 @@ import Testing
         let before = try Data(contentsOf: URL(fileURLWithPath: copy))
         let input = try directory.write(Self.goodLog, to: "log.json")
         #expect {
-            try ConversionJob(inputs: [input], store: copy).run()
+            try ConversionJob(inputs: [input], store: copy, options: ConversionOptions(openArchive: ArchiveReader.opener)).run()
         } throws: { error in
             (error as? StoreError)?.description.hasPrefix("\(copy): not a Ferry store: it has tables") == true
         }

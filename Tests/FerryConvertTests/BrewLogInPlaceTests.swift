@@ -1,4 +1,5 @@
 @testable import FerryCanonical
+@testable import FerryConvert
 import FerryJSON
 import FerryTestSupport
 import Foundation
@@ -212,7 +213,7 @@ struct RecordGenerator {
     @Test func parametersKeepTheirOrderAndALaterValueReplacesAnEarlier() {
         let parameters = [RecipeParameter(name: "dose", value: 15.3, unit: "g"), RecipeParameter(name: "grind", text: "fine"),
                           RecipeParameter(name: "yield", value: 250, unit: "g"), RecipeParameter(name: "dose", value: 16, unit: "g")]
-        let object = BrewGuideNormalizer.snapshotParameters(parameters)
+        let object = LogSnapshot.parameters(of: parameters)
         var expected = JSONObject()
         for parameter in parameters {
             var entry = JSONObject()

@@ -1,4 +1,5 @@
 @testable import FerryCanonical
+@testable import FerryConvert
 import Testing
 
 /// The filter in front of the claimed-id ledger may say "maybe" for an id it never saw (a

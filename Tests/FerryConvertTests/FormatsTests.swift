@@ -1,4 +1,5 @@
 @testable import FerryCanonical
+@testable import FerryConvert
 import FerryModel
 import FerryStore
 import FerryTestSupport

@@ -1,7 +1,9 @@
 import FerryCanonical
+import FerryConvert
 import FerryModel
 import FerryStore
 import FerryTestSupport
+import FerryArchive
 import Foundation
 import GRDB
 import Testing
@@ -76,7 +78,7 @@ import Testing
 
     func convert(version: Int) throws -> (DatabaseQueue, ConversionReport) {
         let store = directory.url.appendingPathComponent("v\(version).ferry").path
-        let options = ConversionOptions(model: Self.corpusModel(version))
+        let options = ConversionOptions(model: Self.corpusModel(version), openArchive: ArchiveReader.opener)
         let report = try ConversionJob(inputs: [try self.store(version: version)], store: store, options: options).run()
         return (try DatabaseQueue(path: store), report)
     }

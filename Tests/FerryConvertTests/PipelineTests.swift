@@ -1,7 +1,9 @@
 import FerryCanonical
+@testable import FerryConvert
 import FerryJSON
 @testable import FerryStore
 import FerryTestSupport
+import FerryArchive
 import Foundation
 import GRDB
 import Testing
@@ -38,8 +40,8 @@ import Testing
         // keepGoing converts on one thread; without it, reading and writing overlap.
         let one = directory.url.appendingPathComponent("one.ferry").path
         let two = directory.url.appendingPathComponent("two.ferry").path
-        let oneReport = try ConversionJob(inputs: inputs, store: one, options: ConversionOptions(keepGoing: true, batchSize: 50)).run()
-        let twoReport = try ConversionJob(inputs: inputs, store: two, options: ConversionOptions(batchSize: 50)).run()
+        let oneReport = try ConversionJob(inputs: inputs, store: one, options: ConversionOptions(keepGoing: true, batchSize: 50, openArchive: ArchiveReader.opener)).run()
+        let twoReport = try ConversionJob(inputs: inputs, store: two, options: ConversionOptions(batchSize: 50, openArchive: ArchiveReader.opener)).run()
         let expected = try TableContents(path: one), found = try TableContents(path: two)
         #expect(expected == found, "\(expected.differences(from: found))")
         #expect(twoReport.counts["log"] == 2_000)
@@ -56,7 +58,7 @@ import Testing
         let input = try logs(2_000, broken: 1_501)
         let store = directory.url.appendingPathComponent("broken.ferry").path
         #expect {
-            try ConversionJob(inputs: [input], store: store, options: ConversionOptions(batchSize: 50)).run()
+            try ConversionJob(inputs: [input], store: store, options: ConversionOptions(batchSize: 50, openArchive: ArchiveReader.opener)).run()
         } throws: { error in
             "\(error)".contains("record 1501") && "\(error)".contains("rating 9 is not between 1 and 5")
         }

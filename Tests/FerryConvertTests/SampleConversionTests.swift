@@ -1,7 +1,9 @@
 import FerryCanonical
+import FerryConvert
 import FerryJSON
 import FerryStore
 import FerryTestSupport
+import FerryArchive
 import Foundation
 import GRDB
 import Testing
@@ -12,7 +14,7 @@ import Testing
 
     func convert(_ name: String = "samples.ferry", dryRun: Bool = false) throws -> (path: String, report: ConversionReport) {
         let store = directory.url.appendingPathComponent(name).path
-        let report = try ConversionJob(inputs: [TestPaths.samples.path], store: store, dryRun: dryRun).run()
+        let report = try ConversionJob(inputs: [TestPaths.samples.path], store: store, options: ConversionOptions(openArchive: ArchiveReader.opener), dryRun: dryRun).run()
         return (store, report)
     }
 

@@ -1,6 +1,6 @@
 import FerryArchive
 import FerryJSON
-import FerryLegacy
+import FerryCoreData
 import FerryTestSupport
 import Foundation
 import GRDB

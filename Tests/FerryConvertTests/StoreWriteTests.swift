@@ -1,4 +1,5 @@
 import FerryCanonical
+import FerryConvert
 import FerryJSON
 import FerryStore
 import FerryTestSupport

@@ -1,7 +1,9 @@
 import FerryCanonical
-import FerryLegacy
+import FerryConvert
+import FerryCoreData
 import FerryStore
 import FerryTestSupport
+import FerryArchive
 import Foundation
 import GRDB
 import Testing
@@ -14,7 +16,7 @@ import Testing
 
     func convert(_ inputs: [String], _ name: String, batchSize: Int) throws -> (store: String, report: ConversionReport) {
         let store = directory.url.appendingPathComponent(name).path
-        let report = try ConversionJob(inputs: inputs, store: store, options: ConversionOptions(batchSize: batchSize)).run()
+        let report = try ConversionJob(inputs: inputs, store: store, options: ConversionOptions(batchSize: batchSize, openArchive: ArchiveReader.opener)).run()
         return (store, report)
     }
 
@@ -132,7 +134,7 @@ extension StreamingConversionTests {
         }
         let input = try directory.write(text, to: "logs.ndjson")
         let updates = Updates()
-        var options = ConversionOptions(batchSize: 3_000)
+        var options = ConversionOptions(batchSize: 3_000, openArchive: ArchiveReader.opener)
         options.progress = { @Sendable update in updates.add(update) }
         _ = try ConversionJob(inputs: [input], store: directory.url.appendingPathComponent("p.ferry").path, options: options).run()
         let records = updates.all.map(\.records)
@@ -159,7 +161,7 @@ extension StreamingConversionTests {
     }
 
     func failure(_ input: String, held: Int) -> String {
-        var options = ConversionOptions(batchSize: 7)
+        var options = ConversionOptions(batchSize: 7, openArchive: ArchiveReader.opener)
         options.claimsInMemory = held
         do {
             _ = try ConversionJob(inputs: [input], store: directory.url.appendingPathComponent("s-\(held).ferry").path, options: options).run()
@@ -190,7 +192,7 @@ extension StreamingConversionTests {
         let existing = directory.url.appendingPathComponent("existing-\(pairs.keys.sorted()).ferry").path
         let recipe = try directory.write(#"{"recipe":{"id":"0A0A0A0A-0000-4000-8000-000000000000","name":"V60","defaultDose":15,"method":"v60"}}"#,
                                          to: "recipe.ndjson")
-        _ = try ConversionJob(inputs: [recipe], store: existing).run()
+        _ = try ConversionJob(inputs: [recipe], store: existing, options: ConversionOptions(openArchive: ArchiveReader.opener)).run()
         let intoExisting = error(converting: [input], into: existing, held: 4)
         #expect(intoNew.contains("record \(pairs.keys.first!): id ") && intoNew.contains("first seen at record \(pairs.values.first!)"), "\(intoNew)")
         #expect(intoNew == intoExisting)
@@ -223,7 +225,7 @@ extension StreamingConversionTests {
     }
 
     func error(converting inputs: [String], into store: String, held: Int) -> String {
-        var options = ConversionOptions(batchSize: 7)
+        var options = ConversionOptions(batchSize: 7, openArchive: ArchiveReader.opener)
         options.claimsInMemory = held
         do {
             _ = try ConversionJob(inputs: inputs, store: store, options: options).run()
@@ -235,7 +237,7 @@ extension StreamingConversionTests {
 
     @Test func keepGoingRejectsOnlyTheDuplicateAndTheStoreHasTheRest() throws {
         let input = try logs(duplicating: [25: 2, 27: 11])
-        var options = ConversionOptions(keepGoing: true, batchSize: 7)
+        var options = ConversionOptions(keepGoing: true, batchSize: 7, openArchive: ArchiveReader.opener)
         options.claimsInMemory = 3
         let store = directory.url.appendingPathComponent("keep-going.ferry").path
         let report = try ConversionJob(inputs: [input], store: store, options: options).run()

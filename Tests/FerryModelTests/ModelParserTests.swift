@@ -1,5 +1,6 @@
 import FerryModel
 import FerryTestSupport
+import FerryJSON
 import Foundation
 import Testing
 

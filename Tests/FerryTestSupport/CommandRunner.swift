@@ -57,6 +57,22 @@ public enum CommandRunner {
     }
 
     /// Whether a program is on PATH.
+    /// Runs ferry and kills it (SIGKILL) after `delay` seconds, as a crash or a power cut would.
+    /// - Returns: whether it was still running when killed.
+    @discardableResult
+    public static func ferryKilled(_ arguments: [String], after delay: Double) throws -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ferry)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        usleep(useconds_t(delay * 1_000_000))
+        let killed = process.isRunning && kill(process.processIdentifier, SIGKILL) == 0
+        process.waitUntilExit()
+        return killed
+    }
+
     public static func isAvailable(_ program: String) -> Bool {
         (try? run("/usr/bin/env", ["which", program]).status) == 0
     }

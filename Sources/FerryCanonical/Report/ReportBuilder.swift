@@ -1,5 +1,5 @@
 import FerryJSON
-import FerryLegacy
+import FerryCoreData
 import Foundation
 
 /// Collects what the normalizers notice, merging repeats into counts. Thread-safe: a streamed

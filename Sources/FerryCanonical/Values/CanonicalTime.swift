@@ -49,6 +49,25 @@ public enum CanonicalTime {
 
     /// Seconds since 1970 of a canonical timestamp.
     public static func unixSeconds(_ text: String) -> Double? {
-        LegacyDateDecoder.iso8601(text)
+        let pattern = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/
+        guard let match = text.wholeMatch(of: pattern) else { return nil }
+        guard let year = Int(match.1), let month = Int(match.2), let day = Int(match.3),
+              (1...12).contains(month), (1...31).contains(day) else { return nil }
+        let hour = match.4.flatMap { Int($0) } ?? 0, minute = match.5.flatMap { Int($0) } ?? 0
+        let second = match.6.flatMap { Int($0) } ?? 0
+        guard hour < 24, minute < 60, second < 61 else { return nil }
+        var parts = DateComponents()
+        (parts.year, parts.month, parts.day, parts.hour, parts.minute, parts.second) = (year, month, day, hour, minute, second)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        guard let date = calendar.date(from: parts), calendar.component(.day, from: date) == day else { return nil }
+        var seconds = date.timeIntervalSince1970
+        if let fraction = match.7 { seconds += Double("0." + fraction) ?? 0 }
+        if let zone = match.8, zone != "Z" {
+            let digits = zone.dropFirst().replacingOccurrences(of: ":", with: "")
+            let offset = (Int(digits.prefix(2)) ?? 0) * 3600 + (Int(digits.suffix(2)) ?? 0) * 60
+            seconds -= Double(zone.hasPrefix("-") ? -offset : offset)
+        }
+        return seconds
     }
 }

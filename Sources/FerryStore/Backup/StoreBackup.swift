@@ -1,3 +1,4 @@
+import FerryFiles
 import Foundation
 import GRDB
 
@@ -45,11 +46,7 @@ public struct StoreBackup: Sendable {
             try source.close()
             guard problems.isEmpty else { throw StoreError(.backup("the copy fails its integrity check: \(problems.prefix(2).joined(separator: "; "))"), path: storePath) }
             guard expected == found else { throw StoreError(.backup("the copy's row counts differ from the store's"), path: storePath) }
-            try FileSync.flush(temporary)
-            guard rename(temporary, final) == 0 else {
-                throw StoreError(.backup("cannot name the copy \(final): \(String(cString: strerror(errno)))"), path: storePath)
-            }
-            FileSync.flushFolder(folder)
+            try StoreSync.publish(temporary, as: final, reportingAs: storePath) { .backup("cannot name the copy \(final): \($0)") }
         } catch let error as StoreError {
             FileSync.removeDatabase(temporary)
             throw error
@@ -110,28 +107,5 @@ public struct StoreBackup: Sendable {
             }
             return counts
         }
-    }
-}
-
-/// Flushing files and folders to disk, so that a rename publishes complete contents.
-enum FileSync {
-    static func flush(_ path: String) throws {
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { throw StoreError(.database("cannot open \(path) to flush it: \(String(cString: strerror(errno)))"), path: path) }
-        defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else { throw StoreError(.database("cannot flush \(path): \(String(cString: strerror(errno)))"), path: path) }
-    }
-
-    /// Removes an SQLite file and the journal files SQLite may have left beside it.
-    static func removeDatabase(_ path: String) {
-        for suffix in ["", "-journal", "-wal", "-shm"] { unlink(path + suffix) }
-    }
-
-    /// Best effort: some file systems refuse to sync a folder.
-    static func flushFolder(_ path: String) {
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { return }
-        fsync(descriptor)
-        close(descriptor)
     }
 }

@@ -1,3 +1,4 @@
+import FerryFiles
 import Foundation
 import GRDB
 
@@ -53,8 +54,7 @@ public struct StoreRestore: Sendable {
 public enum StoreFiles {
     /// A hidden name in the store's folder, so that a rename onto the store stays on one file system.
     public static func temporaryName(beside store: String, purpose: String) -> String {
-        let url = URL(fileURLWithPath: store)
-        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(purpose)-\(UUID().uuidString.prefix(8)).partial").path
+        FileSync.temporaryPath(beside: store, purpose: purpose)
     }
 
     /// Copies a store through SQLite's backup API, checks the copy and flushes it.
@@ -73,7 +73,7 @@ public enum StoreFiles {
             try from.close()
             guard problems.isEmpty else { throw StoreError(.integrity(problems), path: destination, activity: "copying \(source)") }
             guard expected == found else { throw StoreError(.backup("the copy's row counts differ from \(source)'s"), path: store) }
-            try FileSync.flush(destination)
+            try StoreSync.flush(destination)
             return found.filter { CanonicalTables.all.contains($0.key) }
         } catch let error as DatabaseError {
             throw StoreError(error, path: store, activity: "copying \(source)", writing: true)
@@ -103,8 +103,7 @@ public enum StoreFiles {
             let temporary = destination + ".partial"
             unlink(temporary)
             try FileManager.default.copyItem(atPath: store, toPath: temporary)
-            try FileSync.flush(temporary)
-            guard rename(temporary, destination) == 0 else { throw StoreError(.backup("cannot name \(destination)"), path: store) }
+            try StoreSync.publish(temporary, as: destination, reportingAs: store) { _ in .backup("cannot name \(destination)") }
         } catch let error as StoreError {
             throw error
         } catch {
@@ -115,10 +114,6 @@ public enum StoreFiles {
 
     /// Renames a flushed file onto the store and flushes the folder.
     public static func publish(_ temporary: String, as store: String) throws {
-        try FileSync.flush(temporary)
-        guard rename(temporary, store) == 0 else {
-            throw StoreError(.cannotCreate("cannot move the new store into place: \(String(cString: strerror(errno)))"), path: store)
-        }
-        FileSync.flushFolder((store as NSString).deletingLastPathComponent.isEmpty ? "." : (store as NSString).deletingLastPathComponent)
+        try StoreSync.publish(temporary, as: store, reportingAs: store) { .cannotCreate("cannot move the new store into place: \($0)") }
     }
 }

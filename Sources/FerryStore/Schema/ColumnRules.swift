@@ -3,8 +3,7 @@ import FerryJSON
 /// What the schema's CHECK constraints require of a column, checked in Swift as Ferry binds
 /// each row. Ferry's writing connection tells SQLite to skip the CHECKs
 /// (`PRAGMA ignore_check_constraints`): evaluated by SQLite, the UUID and JSON checks took half
-/// of the SQL time of a million-log conversion (13 of 26 s), where these checks cost
-/// nanoseconds. The schema keeps the CHECKs for every other writer, and `integrity_check`
+/// of a conversion's SQL time. The schema keeps the CHECKs for every other writer, and `integrity_check`
 /// (import, restore) evaluates them. `ColumnRulesTests` keeps this list equal to the schema and
 /// each rule equal to SQLite's evaluation of the schema's own expression.
 enum ColumnRule: Equatable, Sendable {

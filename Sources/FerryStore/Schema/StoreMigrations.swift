@@ -198,9 +198,9 @@ enum StoreMigrations {
         """
     /// Logs and their snapshots keyed by a UNIQUE index on their UUID instead of a TEXT PRIMARY
     /// KEY: the same columns, the same uniqueness, the same foreign keys, but an index that can be
-    /// dropped and built again. Into a new store the two keys are built once, by a sort, after a
-    /// million rows went in at the end of their tables: inserted row by row in random UUID order,
-    /// they were most of a conversion's writing time (a page cache thrashed by two 50 MB indexes).
+    /// dropped and built again. Into a new store the two keys are built once, by a sort, after the
+    /// rows went in at the end of their tables: row by row in random UUID order they were most of
+    /// a conversion's writing time.
     /// The tables are rebuilt the way SQLite documents for a changed key, their rowids kept.
     static let v2 = """
         CREATE TABLE log_v2 (

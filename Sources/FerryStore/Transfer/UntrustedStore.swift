@@ -32,15 +32,14 @@ public enum UntrustedStore {
     /// What `integrity_check` and `foreign_key_check` find, checked in parts side by side: each
     /// table with its indexes (`integrity_check(table)`: records, NOT NULL, CHECK, index entries),
     /// and `quick_check` for what only a whole-file pass sees (pages in no b-tree, the free
-    /// list). At a million logs the whole check takes 20.6 s on one thread, its two largest
-    /// tables 11.4 and 9.2 s. Only for a file whose schema is known to be exactly Ferry's.
+    /// list). Only for a file whose schema is known to be exactly Ferry's.
     static func integrityProblems(_ path: String, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) throws -> [String] {
         // The whole-file checks first, then the tables largest first: the threads stay evenly loaded.
         let tables = try open(path).read { try CanonicalTables.largestFirst($0) }
         let checks = ["PRAGMA quick_check", "PRAGMA foreign_key_check"] + tables.map { "PRAGMA integrity_check(\($0.table))" }
         let jobs: [@Sendable () throws -> [String]] = checks.map { check in {
             // quick_check is there for the pages; on a read-only connection it skips the CHECK
-            // constraints the table checks evaluate anyway (1.4 s instead of 9.8 s).
+            // constraints the table checks evaluate anyway.
             try open(path, readOnly: check == "PRAGMA quick_check").read { db in try problems(check, db: db) }
         } }
         progress?(0, jobs.count)

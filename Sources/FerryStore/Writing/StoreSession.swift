@@ -3,11 +3,11 @@ import FerryJSON
 import Foundation
 import GRDB
 
-/// One write transaction that takes batches as a conversion fills them (``BatchSink``), so
+/// One write transaction that takes batches as a conversion fills them, so
 /// that a million records never sit in memory at once. Links a batch makes to records not seen
 /// yet are kept, parked in a temporary table, and settled before commit: emptied (and reported)
 /// when their record never came, snapshots filled when it came late.
-public final class StoreSession: BatchSink {
+public final class StoreSession {
     let db: Database
     var writer = BatchWriter()
     let report: ReportBuilder?
@@ -77,20 +77,12 @@ public final class StoreSession: BatchSink {
         return rejected
     }
 
-    /// Links and writes what the conversion holds so far, parks links to records not seen yet,
-    /// and empties the batch.
-    public func flush(_ context: ConversionContext) throws {
-        let batch = context.batch
-        context.batch = CanonicalBatch()
-        try flush(consume batch, report: context.report)
-    }
-
     /// Links and writes a batch taken out of a conversion that goes on; parks its links to
     /// records not seen yet.
     /// - Returns: the logs of a batch before whose rows are written, when they were taken on
     ///   their own thread: to be freed on the thread that made them.
     @discardableResult
-    func flush(_ batch: consuming CanonicalBatch, report: ReportBuilder) throws -> [Log]? {
+    public func flush(_ batch: consuming CanonicalBatch, report: ReportBuilder) throws -> [Log]? {
         var spent: [Log]?
         // The batch is linked in place: a second reference to it would make the linker copy
         // every record first (copy on write).
@@ -115,26 +107,26 @@ public final class StoreSession: BatchSink {
         return spent
     }
 
-    /// Links and writes the rest of a conversion.
-    public func finish(_ context: ConversionContext) throws {
+    /// Links and writes the rest of a conversion, and empties its batch.
+    public func finish(_ batch: inout CanonicalBatch, report: ReportBuilder) throws {
         // Once links are parked, the last batch's are parked too, rather than reported now: the
         // report then lists the links that dangle in the order of the input.
-        let pending = SnapshotLinker().link(context, existing: self, provisional: parkedFile.count > 0)
+        let pending = SnapshotLinker().link(&batch, report: report, existing: self, provisional: parkedFile.count > 0)
         if let logTaker {
             self.logTaker = nil
             let (last, counted) = logTaker.finish()
             if var last { try writer.play(&last, db: db) }
             writer.absorbCounts(of: counted)
         }
-        let rejected = try writeReturningRejected(context.batch)
-        context.batch = CanonicalBatch()
+        let rejected = try writeReturningRejected(batch)
+        batch = CanonicalBatch()
         try park(rejected.isEmpty ? pending : pending.filter { !rejected.contains($0.id) })
     }
 
     /// From now on, while this thread writes a batch, the logs' rows of the next are taken on a
     /// thread of their own (``LogRowTaker``). Only into a store that was empty and without
     /// `keepGoing`: no old rows to delete, no record rejected alone.
-    func takeLogsApart() {
+    package func takeLogsApart() {
         guard writer.fresh, !keepGoing, logTaker == nil else { return }
         logTaker = LogRowTaker()
     }

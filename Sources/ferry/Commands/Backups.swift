@@ -84,8 +84,8 @@ extension Ferry {
 
         func run() throws {
             let result = try StoreRestore(backup: StoreBackup(keep: keepBackups)).restore(store, from: from)
-            let rows = result.counts.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
-            Console.error("ferry: restored \(store) from \(result.restoredFrom)\n  \(rows.joined(separator: ", "))"
+            let rows = CanonicalTables.countsLine(result.counts)
+            Console.error("ferry: restored \(store) from \(result.restoredFrom)\n  \(rows)"
                           + (result.previousStore.map { "\n  the store as it was is kept in \($0)" } ?? ""))
         }
     }

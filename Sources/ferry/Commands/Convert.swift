@@ -1,7 +1,10 @@
 import ArgumentParser
+import FerryArchive
 import FerryCanonical
-import FerryLegacy
+import FerryConvert
+import FerryCoreData
 import FerryStore
+import FerryFiles
 import Foundation
 
 extension Ferry {
@@ -62,15 +65,16 @@ extension Ferry {
             let result = try ProgressLine.around { line in
                 var options = ConversionOptions(from: from.app, model: model, keepGoing: keepGoing, epoch: epoch.epoch)
                 options.progress = line?.conversionUpdates
+                options.openArchive = ArchiveReader.opener
                 return try ConversionJob(inputs: inputs, store: store, options: options, dryRun: dryRun,
                                          backup: StoreBackup(keep: keepBackups), ferryVersion: Ferry.version).run()
             }
             if let report {
                 var file = try AtomicFile(path: report)
-                try file.write(Array(try ConversionSummary.json(result).utf8))
+                try file.write(Array(try result.json().utf8))
                 try file.commit()
             }
-            Console.error(ConversionSummary.text(result))
+            Console.error(result.text)
             if !result.rejected.isEmpty { throw ExitCode(1) }
         }
     }

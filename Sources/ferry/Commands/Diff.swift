@@ -1,4 +1,5 @@
 import ArgumentParser
+import FerryJSON
 import FerryModel
 
 extension Ferry {

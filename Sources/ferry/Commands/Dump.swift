@@ -1,5 +1,5 @@
 import ArgumentParser
-import FerryLegacy
+import FerryCoreData
 import Foundation
 
 extension Ferry {
@@ -45,7 +45,7 @@ extension Ferry {
             let reader = try CoreDataStoreReader(path: store, model: model, version: versionName)
             Console.warn(reader.notes)
             Console.error("ferry: schema from \(reader.schemaSource)" + (reader.versionMatch?.version.map { "; version \($0)" } ?? ""))
-            let dump = StoreDump(format: format.storeFormat, entity: entity)
+            let dump = CoreDataStoreDump(format: format.storeFormat, entity: entity)
             let result: (counts: [String: Int], warnings: [String: Int])
             if let output {
                 result = try dump.write(reader, toDirectory: output)
@@ -63,5 +63,5 @@ extension Ferry {
 
 enum DumpFormat: String, ExpressibleByArgument, CaseIterable {
     case ndjson, json
-    var storeFormat: StoreDump.Format { self == .json ? .json : .ndjson }
+    var storeFormat: CoreDataStoreDump.Format { self == .json ? .json : .ndjson }
 }

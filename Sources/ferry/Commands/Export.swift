@@ -1,6 +1,7 @@
 import ArgumentParser
 import FerryArchive
 import FerryBundle
+import FerryStore
 import Foundation
 
 extension Ferry {
@@ -35,10 +36,10 @@ extension Ferry {
             let summary = try ProgressLine.around { line in
                 try BundleExporter(format: chosen, ferryVersion: Ferry.version, progress: line?.bundleUpdates).export(store: store, to: output)
             }
-            let rows = summary.counts.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
+            let rows = CanonicalTables.countsLine(summary.counts)
             Console.error("""
                 ferry: exported \(store) to \(output) (\(chosen.rawValue), bundle \(summary.bundleID))
-                  \(rows.isEmpty ? "no rows" : rows.joined(separator: ", "))
+                  \(rows.isEmpty ? "no rows" : rows)
                   \(summary.attachmentCount) attachments; payload \(summary.payloadFiles) files, \(summary.payloadBytes) bytes
                 """)
         }

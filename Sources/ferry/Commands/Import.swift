@@ -41,10 +41,10 @@ extension Ferry {
                 try BundleImporter(backup: StoreBackup(keep: keepBackups), merge: merge, progress: line?.bundleUpdates)
                     .importBundle(bundle, into: store)
             }
-            let rows = result.counts.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
+            let rows = CanonicalTables.countsLine(result.counts)
             Console.error("""
                 ferry: \(result.merged ? "merged" : "imported") bundle \(result.bundleID ?? "?") into \(store)
-                  \(rows.isEmpty ? "no rows" : rows.joined(separator: ", "))
+                  \(rows.isEmpty ? "no rows" : rows)
                 """ + (result.backup.map { "\n  previous store backed up to \($0)" } ?? ""))
         }
     }

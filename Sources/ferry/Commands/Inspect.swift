@@ -1,5 +1,6 @@
 import ArgumentParser
-import FerryLegacy
+import FerryCoreData
+import FerryJSON
 import FerryModel
 
 extension Ferry {
@@ -34,7 +35,7 @@ extension Ferry {
             if StoreDetection.isSQLite(input.model) {
                 let reader = try CoreDataStoreReader(path: input.model, model: model, version: input.versionName)
                 Console.warn(reader.notes)
-                let report = StoreReport(reader)
+                let report = CoreDataStoreReport(reader)
                 switch format {
                 case .text: Console.output(report.text)
                 case .json: Console.output(try JSONOutput.string(report))

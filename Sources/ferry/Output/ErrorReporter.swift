@@ -1,9 +1,11 @@
 import ArgumentParser
 import FerryBundle
 import FerryCanonical
-import FerryLegacy
+import FerryConvert
+import FerryCoreData
 import FerryModel
 import FerryStore
+import FerryFiles
 import Foundation
 
 /// Maps errors to one line on stderr and an exit status, in one place:
@@ -17,7 +19,7 @@ enum ErrorReporter {
             Console.error("ferry: error: \(modelError)")
             return status(of: modelError.kind)
         }
-        if let legacyError = error as? LegacyReadError {
+        if let legacyError = error as? CoreDataReadError {
             Console.error("ferry: error: \(legacyError)")
             return status(of: legacyError.kind)
         }
@@ -40,7 +42,7 @@ enum ErrorReporter {
         return nil
     }
 
-    static func status(of kind: LegacyReadError.Kind) -> Int32 {
+    static func status(of kind: CoreDataReadError.Kind) -> Int32 {
         switch kind {
         case .fileNotFound: return 66
         case .unreadable: return 74

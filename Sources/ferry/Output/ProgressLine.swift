@@ -1,5 +1,6 @@
 import FerryBundle
 import FerryCanonical
+import FerryConvert
 import Foundation
 
 /// A progress line for long conversions and exports, redrawn in place on stderr when it is a

@@ -1,0 +1,2 @@
+// zlib, for inflating the raw DEFLATE of Core Data's model cache.
+#include <zlib.h>

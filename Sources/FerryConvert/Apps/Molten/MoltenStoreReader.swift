@@ -1,0 +1,48 @@
+import FerryCanonical
+import FerryJSON
+import FerryCoreData
+
+/// Molten's Core Data store, every model version: plans (`ProjectPlan`; `Project` from
+/// version 9), project logs (`ProjectLog`; `Logbook` from version 9) with their glass items,
+/// steps, reference URLs, tags, techniques and images, whether kept in Transformable blobs or
+/// in child entities; and the catalog rows (`GlassItem` and its siblings, `CatalogItem`).
+/// Inventory, shopping and purchase records have no canonical home and are reported.
+struct MoltenStoreReader {
+    let context: ConversionContext
+    let index: CoreDataRecordIndex
+    let time: String
+
+    static let plans: Set<String> = ["ProjectPlan", "Project"]
+    static let logs: Set<String> = ["ProjectLog", "Logbook"]
+    static let catalog: Set<String> = ["GlassItem", "ToolItem", "UserItem", "CatalogItem", "CatalogItemUser", "CatalogItemOverride"]
+
+    func convert() throws {
+        try index.require(.molten, anyOf: Self.plans.union(Self.logs).union(Self.catalog))
+        let normalizer = MoltenNormalizer(context: context)
+        for record in index.records(of: Self.catalog) {
+            try context.record {
+                index.take(record)
+                let fields = index.fields(record, dates: context.dates)
+                let item = try normalizer.catalogItem(fields, entity: record.entity, file: index.fileName)
+                try context.claim(item.naturalKey, table: "catalog_item", at: fields.location)
+                context.batch.catalog.append(item)
+            }
+        }
+        for record in index.records(of: Self.plans) {
+            try context.record {
+                var (id, fields) = try context.take(record, from: index, app: .molten, claiming: "recipe")
+                fields.skip("id")
+                context.batch.recipes.append(try normalizer.plan(fields, id: id, source: index.source(record, app: .molten), resolver: index,
+                                                                 ownerKey: record.id, time: time))
+            }
+        }
+        for record in index.records(of: Self.logs) {
+            try context.record {
+                var (id, fields) = try context.take(record, from: index, app: .molten, claiming: "log")
+                fields.skip("id")
+                context.batch.logs.append(try normalizer.log(fields, id: id, source: index.source(record, app: .molten), resolver: index,
+                                                             ownerKey: record.id, time: time))
+            }
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import FerryCanonical
+import FerryJSON
+import FerryCoreData
+import FerryFiles
+import Foundation
+
+/// How a conversion reads its inputs.
+public struct ConversionOptions: Sendable {
+    /// The app the inputs come from; nil detects it per input.
+    public var from: LegacyApp?
+    /// A model for stores of apps Ferry does not know.
+    public var model: String?
+    public var keepGoing: Bool
+    public var epoch: LegacyDateDecoder.Epoch
+    /// Records read from large inputs before they are written, when converting into a store.
+    public var batchSize: Int
+    /// Told now and then how far a streamed input has been read.
+    public var progress: (@Sendable (ConversionProgress) -> Void)?
+    /// Claimed ids held in memory before they move to the ledger: about 6 MB, and as much again
+    /// for a moment while they move.
+    public var claimsInMemory = 1 << 17
+    /// The store refuses a duplicate log id itself (a new store builds the key of its logs after
+    /// the rows), so log ids are not claimed while reading. Whoever sets it names a duplicate the store finds by
+    /// reading the inputs again without it (``ConversionJob`` does).
+    public var logIDsCheckedByStore = false
+    /// Opens `.molten` exports (zips): FerryArchive's `ArchiveReader.opener`; nil refuses them.
+    public var openArchive: ArchiveOpener?
+
+    public init(from: LegacyApp? = nil, model: String? = nil, keepGoing: Bool = false, epoch: LegacyDateDecoder.Epoch = .automatic,
+                batchSize: Int = 5_000, progress: (@Sendable (ConversionProgress) -> Void)? = nil, openArchive: ArchiveOpener? = nil) {
+        self.from = from
+        self.model = model
+        self.keepGoing = keepGoing
+        self.epoch = epoch
+        self.batchSize = max(1, batchSize)
+        self.progress = progress
+        self.openArchive = openArchive
+    }
+}
+
+/// Reads every input and normalizes it into one canonical batch: files and folders, each
+/// file's kind detected from its name and content (or fixed by `from`).
+///
+/// For example:
+/// ```swift
+/// let context = try Converter(options: ConversionOptions()).convert(["Samples/roots"], report: report)
+/// context.batch.projects.count
+/// ```
+public struct Converter {
+    public var options: ConversionOptions
+
+    public init(options: ConversionOptions) {
+        self.options = options
+    }
+
+    /// - Throws: ``ConversionError`` for unreadable inputs and, without `keepGoing`, for the
+    ///   first bad record; `CoreDataReadError` for unreadable stores.
+    /// - Parameters:
+    ///   - sink: takes batches as large inputs fill them; without one the whole batch is kept.
+    ///   - ledger: keeps claimed ids past ``ConversionOptions/claimsInMemory``; without one all stay in memory.
+    public func convert(_ inputs: [String], report: ReportBuilder, sink: BatchSink? = nil, ledger: ClaimLedger? = nil) throws -> ConversionContext {
+        try convert(scanned: InputScanner(from: options.from).scan(inputs), report: report, sink: sink, ledger: ledger)
+    }
+
+    /// Converts inputs already scanned (``InputScanner/scan(_:)``), as ``convert(_:report:sink:ledger:)`` does.
+    public func convert(scanned files: [ScannedInput], report: ReportBuilder, sink: BatchSink? = nil,
+                        ledger: ClaimLedger? = nil) throws -> ConversionContext {
+        let context = ConversionContext(dates: LegacyDateDecoder(epoch: options.epoch), report: report, keepGoing: options.keepGoing)
+        context.sink = sink
+        context.flushThreshold = options.batchSize
+        context.progress = options.progress
+        context.ledger = ledger
+        context.claimsInMemory = options.claimsInMemory
+        context.logIDsCheckedByStore = options.logIDsCheckedByStore
+        context.openArchive = options.openArchive
+        var roots: [(RootsFileKind, String)] = []
+        for (path, kind, named) in files {
+            switch kind {
+            case .roots(let fileKind):
+                roots.append((fileKind, path))
+            case .copy(let original):
+                report.skipped(path, reason: "a conflict or backup copy of \(original); name it to convert it")
+            case .unrecognized(let reason):
+                if named, options.from == nil {
+                    throw ConversionError(.notRecognized("\(reason); use --from to say which app it comes from"), at: RecordLocation(file: path))
+                }
+                report.skipped(path, reason: reason)
+            default:
+                try convert(path, kind: kind, context: context)
+            }
+        }
+        // Roots files refer to each other: courses first, then what hangs on them.
+        for fileKind in RootsFileKind.order {
+            for (kind, path) in roots where kind == fileKind {
+                let documents = try JSONDocuments.read(path)
+                let before = context.recordsMade
+                try RootsNormalizer(context: context).convert(kind, documents)
+                report.input(path, detected: InputKind.roots(kind).description, records: context.recordsMade - before)
+            }
+        }
+        return context
+    }
+
+    private func convert(_ path: String, kind: InputKind, context: ConversionContext) throws {
+        let before = context.recordsMade
+        switch kind {
+        case .brewGuideJSON:
+            try BrewGuideNormalizer(context: context).convert(streaming: path)
+        case .moltenPlanJSON:
+            try MoltenNormalizer(context: context).convertPlanJSON(try JSONDocuments.read(path), images: [:])
+        case .moltenExport:
+            try MoltenNormalizer(context: context).convertExport(path)
+        case .moltenCatalog:
+            try MoltenNormalizer(context: context).convertCatalog(try JSONDocuments.read(path))
+        case .store:
+            let detected = try CoreDataStoreNormalizer(context: context, options: options).convert(path)
+            context.report.input(path, detected: detected, records: context.recordsMade - before)
+            return
+        default:
+            return
+        }
+        context.report.input(path, detected: kind.description, records: context.recordsMade - before)
+    }
+}
+
+extension CanonicalBatch {
+    /// Top-level records: recipes, projects, logs and catalog items.
+    public var recordCount: Int { recipes.count + projects.count + logs.count + catalog.count }
+}

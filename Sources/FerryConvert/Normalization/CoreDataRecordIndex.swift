@@ -1,0 +1,145 @@
+import FerryCanonical
+import FerryJSON
+import FerryCoreData
+import FerryModel
+import Foundation
+
+/// Every row of a Core Data or SwiftData store by id, with the rows that point at each one
+/// through a to-one relationship: what the store normalizers walk. Rows taken as children of
+/// another row are remembered, so that what no normalizer took can be reported.
+final class CoreDataRecordIndex: ChildResolver {
+    let reader: CoreDataStoreReader
+    let records: [CoreDataRecord]
+    /// Stores read without a model have lower-case property names.
+    let caseInsensitive: Bool
+    /// What makes this store's derived ids its own: its `NSStoreUUID`, else its file name.
+    let storeKey: String
+    let warnings: [String: Int]
+    private let byID: [String: Int]
+    private var backLinks: [String: [Int]] = [:]
+    private(set) var taken: Set<String> = []
+
+    init(reader: CoreDataStoreReader) throws {
+        self.reader = reader
+        var records: [CoreDataRecord] = []
+        warnings = try reader.forEachRecord { record in
+            var record = record
+            // A store cannot tell a nil value from an absent one: keep neither.
+            record.values = JSONObject(record.values.members.filter { !$0.value.isNull })
+            records.append(record)
+        }
+        self.records = records
+        caseInsensitive = reader.schemaSource == .inferred
+        storeKey = reader.metadata.storeUUID ?? (reader.path as NSString).lastPathComponent
+        byID = Dictionary(records.enumerated().map { ($0.element.id, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        for (offset, record) in records.enumerated() {
+            for link in toOneNames(of: record.entity) {
+                if let parent = member(record.values, link)?.string { backLinks[parent, default: []].append(offset) }
+            }
+        }
+    }
+
+    /// The names of an entity's to-one relationships, inherited ones included.
+    func toOneNames(of entityName: String) -> [String] {
+        guard let entity = reader.model.entity(named: entityName) else { return [] }
+        return reader.model.allRelationships(of: entity).filter { !$0.isToMany }.map(\.name)
+    }
+
+    var entityNames: Set<String> { Set(records.map(\.entity)) }
+
+    func records(of entities: Set<String>) -> [CoreDataRecord] {
+        records.filter { entities.contains($0.entity) }
+    }
+
+    func object(forID id: String) -> JSONObject? {
+        guard let offset = byID[id] else { return nil }
+        taken.insert(id)
+        return records[offset].values
+    }
+
+    func backLinked(to parentID: String, entity: String) -> [JSONObject] {
+        let rows = (backLinks[parentID] ?? []).map { records[$0] }.filter { $0.entity.contains(entity) }
+        for row in rows { taken.insert(row.id) }
+        return rows.sorted { (orderKey($0), $0.primaryKey) < (orderKey($1), $1.primaryKey) }.map(\.values)
+    }
+
+    func record(withID id: String) -> CoreDataRecord? {
+        byID[id].map { records[$0] }
+    }
+
+    func take(_ record: CoreDataRecord) {
+        taken.insert(record.id)
+    }
+
+    /// The canonical id of a row: its own UUID, else a name-based one from the store and the row.
+    func canonicalID(_ record: CoreDataRecord, app: LegacyApp) -> String {
+        StableID.normalized(record.id) ?? StableID.make(app.rawValue, storeKey, record.id)
+    }
+
+    /// A reader over a row's values, located at the row: `Model.sqlite: ProjectPlan/p3: field …`.
+    func fields(_ record: CoreDataRecord, dates: LegacyDateDecoder) -> FieldReader {
+        FieldReader(record.values, at: RecordLocation(file: reader.path, key: "\(record.entity) \(record.id)"), dates: dates,
+                    caseInsensitive: caseInsensitive)
+    }
+
+    /// Rows per entity that no normalizer took, for the report.
+    func untaken(among entities: Set<String>) -> [(entity: String, rows: Int)] {
+        var counts: [String: Int] = [:]
+        for record in records where entities.contains(record.entity) && !taken.contains(record.id) {
+            counts[record.entity, default: 0] += 1
+        }
+        return counts.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+
+    private func orderKey(_ record: CoreDataRecord) -> Int64 {
+        for key in ["orderIndex", "order_index", "sortOrder", "order", "sortIndex", "position"] {
+            if let number = member(record.values, key)?.number?.int64 { return number }
+        }
+        return Int64.max
+    }
+
+    private func member(_ values: JSONObject, _ key: String) -> JSONValue? {
+        if let value = values[key] { return value }
+        guard caseInsensitive else { return nil }
+        let lowered = key.lowercased()
+        return values.members.first { $0.key.lowercased() == lowered }?.value
+    }
+}
+
+extension CoreDataRecordIndex {
+    var fileName: String { (reader.path as NSString).lastPathComponent }
+
+    /// Where a row came from, named as `ferry dump` names it.
+    func source(_ record: CoreDataRecord, app: LegacyApp) -> SourceRef {
+        SourceRef(app: app, entity: record.entity, key: record.id, file: fileName)
+    }
+
+    /// Refuses a store that has none of the entities an app's normalizer converts (a store of
+    /// another app given with `--from`).
+    func require(_ app: LegacyApp, anyOf entities: Set<String>) throws(ConversionError) {
+        let present = Set(reader.model.entities.map(\.name))
+        guard !present.isDisjoint(with: entities) else {
+            throw ConversionError(.notRecognized("not a \(app.rawValue) store: none of \(entities.sorted().joined(separator: ", ")) among its entities (\(present.sorted().prefix(8).joined(separator: ", ")))"),
+                                  at: RecordLocation(file: reader.path))
+        }
+    }
+
+    /// The canonical id of the row a relationship value names, if the store has that row.
+    func canonicalID(ofRowID id: String, app: LegacyApp) -> String? {
+        guard let row = record(withID: id) else { return StableID.normalized(id) }
+        return canonicalID(row, app: app)
+    }
+}
+
+extension ConversionContext {
+    /// Takes a store record into the conversion: marks it taken, names it by its canonical id,
+    /// claims that id in `table` and gives its fields to read.
+    func take(_ record: CoreDataRecord, from index: CoreDataRecordIndex, app: LegacyApp, claiming table: String) throws
+        -> (id: String, fields: FieldReader) {
+        index.take(record)
+        let id = index.canonicalID(record, app: app)
+        let fields = index.fields(record, dates: dates)
+        try claim(id, table: table, at: fields.location)
+        return (id, fields)
+    }
+}

@@ -1,0 +1,68 @@
+/// Where a legacy value was found: the file, the record (by position and by id) and the field.
+///
+/// Its `description` is the prefix of every legacy read error, for example
+/// `tasks.json: record 17: id 3F2A…: field "recurrence.end"`.
+public struct RecordLocation: Sendable, Hashable, CustomStringConvertible {
+    public var file: String
+    public var record: Int?
+    public var key: String?
+    public var field: String?
+
+    public init(file: String, record: Int? = nil, key: String? = nil, field: String? = nil) {
+        self.file = file
+        self.record = record
+        self.key = key
+        self.field = field
+    }
+
+    public var description: String {
+        [file, record.map { "record \($0)" }, key.map { "id \($0)" }, field.map { "field \"\($0)\"" }]
+            .compactMap { $0 }.joined(separator: ": ")
+    }
+}
+
+/// An error reading a legacy store, archive or file: one line naming the file, and where
+/// known the record and field.
+///
+/// For example: `Model.sqlite: not a Core Data store (no Z_PRIMARYKEY table)`.
+public struct CoreDataReadError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        case fileNotFound
+        case unreadable(String)
+        case notSQLite
+        case corruptStore(String)
+        case notACoreDataStore(String)
+        case modelMismatch(String)
+        case unknownEntity(String, available: [String])
+        case badArchive(String)
+        case badModel(String)
+    }
+
+    public var kind: Kind
+    public var location: RecordLocation
+
+    public init(_ kind: Kind, at location: RecordLocation) {
+        self.kind = kind
+        self.location = location
+    }
+
+    public init(_ kind: Kind, file: String) {
+        self.init(kind, at: RecordLocation(file: file))
+    }
+
+    public var message: String {
+        switch kind {
+        case .fileNotFound: return "no such file or directory"
+        case .unreadable(let reason): return "cannot be read: \(reason)"
+        case .notSQLite: return "not an SQLite database (no \"SQLite format 3\" header)"
+        case .corruptStore(let reason): return "damaged SQLite database: \(reason)"
+        case .notACoreDataStore(let reason): return "not a Core Data or SwiftData store (\(reason))"
+        case .modelMismatch(let reason): return "the model does not describe this store: \(reason)"
+        case .unknownEntity(let name, let available): return "no entity \"\(name)\"; entities: \(available.joined(separator: ", "))"
+        case .badArchive(let reason): return "keyed archive cannot be read: \(reason)"
+        case .badModel(let reason): return "compiled model cannot be read: \(reason)"
+        }
+    }
+
+    public var description: String { "\(location): \(message)" }
+}

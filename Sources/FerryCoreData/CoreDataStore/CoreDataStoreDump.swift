@@ -1,0 +1,84 @@
+import FerryJSON
+import FerryFiles
+import Foundation
+
+/// Writes a store's records as NDJSON (one object per line) or as one JSON document, to a
+/// stream or to one file per entity in a folder. Files appear whole or not at all.
+/// Format: `Formats/store-dump.md`.
+public struct CoreDataStoreDump {
+    public enum Format: String, Sendable, CaseIterable {
+        case ndjson, json
+    }
+
+    public var format: Format
+    public var entity: String?
+
+    public init(format: Format = .ndjson, entity: String? = nil) {
+        self.format = format
+        self.entity = entity
+    }
+
+    /// Streams every record to `sink`, in entity then primary-key order.
+    /// - Returns: records written per entity, and warnings with counts.
+    @discardableResult
+    public func write(_ reader: CoreDataStoreReader, to sink: (borrowing [UInt8]) throws -> Void) throws -> (counts: [String: Int], warnings: [String: Int]) {
+        var counts: [String: Int] = [:]
+        var writer = JSONWriter(sortedKeys: true)
+        var first = true
+        if format == .json { try sink(Array("{\"format\":\"ferry.dump/1\",\"store\":".utf8) + Self.string(reader.path) + Array(",\"records\":[".utf8)) }
+        let warnings = try reader.forEachRecord(entity: entity) { record in
+            writer.reset()
+            if format == .json && !first { writer.appendRaw(",") }
+            writer.write(record.json)
+            if format == .ndjson { writer.appendNewline() }
+            first = false
+            counts[record.entity, default: 0] += 1
+            try sink(writer.bytes)
+        }
+        if format == .json { try sink(Array("]}\n".utf8)) }
+        return (counts, warnings)
+    }
+
+    /// Writes `<Entity>.ndjson` (or `.json`) per entity into `directory`, creating it if needed;
+    /// entities without rows get an empty file. Nothing appears until every file is complete.
+    @discardableResult
+    public func write(_ reader: CoreDataStoreReader, toDirectory directory: String) throws -> (counts: [String: Int], warnings: [String: Int]) {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw OutputError(path: directory, reason: "cannot create the folder: \((error as NSError).localizedDescription)")
+        }
+        var files: [String: AtomicFile] = [:]
+        var counts: [String: Int] = [:]
+        var allWarnings: [String: Int] = [:]
+        do {
+            for mapping in reader.mapping.entities where entity == nil || mapping.entity.name == entity {
+                guard mapping.number != nil else { continue }
+                let name = mapping.entity.name
+                let file = try AtomicFile(path: URL(fileURLWithPath: directory).appendingPathComponent("\(Self.safeFileName(name)).\(format.rawValue)").path)
+                files[name] = file
+                let single = CoreDataStoreDump(format: format, entity: name)
+                let result = try single.write(reader) { bytes in try file.write(copy bytes) }
+                counts[name] = result.counts[name] ?? 0
+                allWarnings.merge(result.warnings, uniquingKeysWith: +)
+            }
+            for name in files.keys.sorted() { try files[name]!.commit() }
+        } catch {
+            for file in files.values { file.discard() }
+            throw error
+        }
+        return (counts, allWarnings)
+    }
+
+    /// Entity names are identifiers, but a store may say anything: keep file names tame.
+    static func safeFileName(_ name: String) -> String {
+        let cleaned = String(name.map { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" ? $0 : "_" })
+        return cleaned.isEmpty || cleaned.hasPrefix(".") ? "_" + cleaned : cleaned
+    }
+
+    static func string(_ text: String) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.write(.string(text))
+        return writer.bytes
+    }
+}

@@ -1,0 +1,190 @@
+import FerryJSON
+import FerryModel
+import Foundation
+import GRDB
+
+/// Where the model used to read a store came from.
+public enum SchemaSource: Sendable, Equatable, CustomStringConvertible {
+    /// A model given by the user (XML or compiled), at this version.
+    case model(path: String, version: String?)
+    /// The compiled model Core Data keeps in the store's `Z_MODELCACHE` (SwiftData stores too).
+    case modelCache
+    /// Inferred from `Z_PRIMARYKEY` and the tables: names are lower case, types from declarations.
+    case inferred
+
+    public var description: String {
+        switch self {
+        case .model(let path, let version): return "model \(path)" + (version.map { ", version \"\($0)\"" } ?? "")
+        case .modelCache: return "the store's model cache (Z_MODELCACHE)"
+        case .inferred: return "inferred from the store's tables (no model given, no model cache)"
+        }
+    }
+}
+
+/// One object of a store, as `ferry dump` writes it.
+public struct CoreDataRecord: Sendable {
+    public var entity: String
+    /// The object's `id`/`uuid` UUID attribute when it has a unique one, else `<Entity>/p<Z_PK>`.
+    public var id: String
+    public var primaryKey: Int64
+    /// Attributes by name, relationships as ids (to-many as arrays, in order when ordered).
+    public var values: JSONObject
+
+    public var json: JSONValue {
+        ["entity": .string(entity), "id": .string(id), "pk": .integer(primaryKey), "values": .object(values)]
+    }
+}
+
+/// Reads a Core Data or SwiftData SQLite store on any platform, without Core Data and without
+/// changing the store: its metadata, its schema, which model version made it, and its objects.
+///
+/// For example:
+/// ```swift
+/// let reader = try CoreDataStoreReader(path: "Model.sqlite", model: "Model.xcdatamodeld")
+/// print(reader.versionMatch?.version ?? "no version matches")
+/// try reader.forEachRecord { record in print(record.entity, record.id) }
+/// ```
+public final class CoreDataStoreReader: @unchecked Sendable {
+    public let path: String
+    public let file: CoreDataStoreFile
+    public let metadata: CoreDataStoreMetadata
+    public let schema: CoreDataStoreSchema
+    public let model: DataModel
+    public let schemaSource: SchemaSource
+    /// Set when a model was given or a model cache was read.
+    public let versionMatch: VersionMatch?
+    public let mapping: CoreDataStoreMapping
+    /// Notes for the user: chosen versions, model cache problems, unmapped columns.
+    public private(set) var notes: [String] = []
+
+    /// - Parameters:
+    ///   - model: an `.xcdatamodeld`, `.xcdatamodel`, `contents`, `.momd` or `.mom`; nil to use
+    ///     the store's model cache or infer the schema.
+    ///   - version: a version of that model to use instead of the matched one.
+    /// - Throws: ``CoreDataReadError`` for unreadable or non-Core Data stores and for a model
+    ///   that does not describe the store; `ModelError` for an unreadable model.
+    public convenience init(path: String, model modelPath: String? = nil, version: String? = nil) throws {
+        try self.init(path: path, choice: modelPath.map { .file($0) }, version: version)
+    }
+
+    /// Reads a store with one of `versions`, a model known without a file (such as the legacy
+    /// models Ferry ships), picked by ``VersionMatcher``.
+    /// - Throws: ``CoreDataReadError`` `.modelMismatch` when no version describes the store.
+    public convenience init(path: String, versions: [CandidateVersion], label: String) throws {
+        try self.init(path: path, choice: .versions(label: label, versions), version: nil)
+    }
+
+    private enum ModelChoice {
+        case file(String)
+        case versions(label: String, [CandidateVersion])
+    }
+
+    private init(path: String, choice: ModelChoice?, version: String?) throws {
+        self.path = path
+        file = try CoreDataStoreFile(path: path)
+        let (metadata, schema, cache) = try file.read { db in
+            // The schema first: it says whether this is a Core Data store at all.
+            let schema = try CoreDataStoreSchema.read(db, file: path)
+            let cache = schema.table(named: "Z_MODELCACHE") == nil ? nil : try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1")
+            return (try CoreDataStoreMetadata.read(db, file: path), schema, cache)
+        }
+        self.metadata = metadata
+        self.schema = schema
+        let resolved = try Self.resolveModel(choice, version: version, cache: cache, metadata: metadata, schema: schema,
+                                             file: file, path: path)
+        model = resolved.model
+        schemaSource = resolved.source
+        versionMatch = resolved.match
+        var notes = resolved.notes
+        mapping = CoreDataStoreMapping(model: model, schema: schema)
+        if case .model = schemaSource, !mapping.problems.isEmpty {
+            throw CoreDataReadError(.modelMismatch(mapping.problems.prefix(6).joined(separator: "; ")), file: path)
+        }
+        notes += mapping.problems
+        self.notes = notes
+    }
+
+    private struct ResolvedModel {
+        var model: DataModel
+        var source: SchemaSource
+        var match: VersionMatch?
+        var notes: [String]
+    }
+
+    /// The model to read the store with: the given model at its matched (or chosen) version,
+    /// else the store's model cache, else one inferred from the tables.
+    private static func resolveModel(_ choice: ModelChoice?, version: String?, cache: Data?, metadata: CoreDataStoreMetadata,
+                                     schema: CoreDataStoreSchema, file: CoreDataStoreFile, path: String) throws -> ResolvedModel {
+        guard let choice else {
+            let inferred = { () throws -> DataModel in try file.read { db in try SchemaInference.model(of: schema, db: db, file: path) } }
+            guard let cache else {
+                return ResolvedModel(model: try inferred(), source: .inferred, match: nil, notes: [])
+            }
+            let model: DataModel
+            do {
+                model = try ArchivedModel.decodeModelCache(cache, file: "\(path): Z_MODELCACHE")
+            } catch {
+                return ResolvedModel(model: try inferred(), source: .inferred, match: nil,
+                                     notes: ["the model cache cannot be read (\(error.message)); the schema is inferred from the tables"])
+            }
+            let match = VersionMatcher().match(metadata: metadata, schema: schema,
+                                               versions: [CandidateVersion(name: "model cache", model: model)])
+            return ResolvedModel(model: model, source: .modelCache, match: match, notes: match.notes)
+        }
+        let (modelPath, candidates): (String, [CandidateVersion])
+        switch choice {
+        case .file(let path): (modelPath, candidates) = (path, try Self.candidates(path))
+        case .versions(let label, let versions): (modelPath, candidates) = (label, versions)
+        }
+        let match = VersionMatcher().match(metadata: metadata, schema: schema, versions: candidates)
+        let chosen: CandidateVersion
+        if let version {
+            guard let named = candidates.first(where: { $0.name == version || $0.name + ".xcdatamodel" == version }) else {
+                throw CoreDataReadError(.modelMismatch("no version \"\(version)\" in \(modelPath); versions: \(candidates.map(\.name).joined(separator: ", "))"), file: path)
+            }
+            chosen = named
+        } else if let matched = match.version, let found = candidates.first(where: { $0.name == matched }) {
+            chosen = found
+        } else {
+            let detail = match.differences.prefix(6).joined(separator: "; ") + (match.differences.count > 6 ? "; …" : "")
+            throw CoreDataReadError(.modelMismatch("no version of \(modelPath) matches; closest is \(match.closestVersion ?? "none"): \(detail)"), file: path)
+        }
+        return ResolvedModel(model: chosen.model, source: .model(path: modelPath, version: chosen.name), match: match, notes: match.notes)
+    }
+
+    /// The versions of a model file or compiled model, as candidates for matching.
+    static func candidates(_ modelPath: String) throws -> [CandidateVersion] {
+        if modelPath.hasSuffix(".momd") || modelPath.hasSuffix(".mom") || modelPath.hasSuffix(".momd/") {
+            return try CompiledModel(at: modelPath).candidates()
+        }
+        let bundle = try ModelBundle(at: modelPath)
+        var result: [CandidateVersion] = []
+        for version in bundle.versions {
+            result.append(CandidateVersion(name: version.name, model: try bundle.load(version)))
+        }
+        return result
+    }
+
+    /// Rows per entity: those whose `Z_ENT` is the entity's own number.
+    public func entityCounts() -> [(entity: String, rows: Int)] {
+        mapping.entities.map { ($0.entity.name, $0.number.flatMap { schema.rowsPerEntityNumber[$0] } ?? 0) }
+    }
+
+    /// Calls `body` for every object, entity by entity in model order, each in primary-key order.
+    /// - Parameter entity: only this entity (its own rows, not its sub-entities').
+    /// - Throws: ``CoreDataReadError`` for damaged rows or unknown entities, or what `body` throws.
+    /// - Returns: warnings met on the way (unknown archived classes, missing external files…), with counts.
+    @discardableResult
+    public func forEachRecord(entity entityName: String? = nil, _ body: (CoreDataRecord) throws -> Void) throws -> [String: Int] {
+        if let entityName, mapping.entity(named: entityName) == nil {
+            throw CoreDataReadError(.unknownEntity(entityName, available: mapping.entities.map(\.entity.name)), file: path)
+        }
+        var walker = RecordWalker(reader: self)
+        try file.read { db in
+            for entity in mapping.entities where entityName == nil || entity.entity.name == entityName {
+                try walker.walk(entity, db: db, body: body)
+            }
+        }
+        return walker.decoder.warnings
+    }
+}

@@ -1,0 +1,166 @@
+import FerryModel
+import Foundation
+
+/// A model version a store may have been made with: its parsed model and, when a compiled
+/// `.momd` is at hand, its entity version hashes.
+public struct CandidateVersion: Sendable {
+    public var name: String
+    public var model: DataModel
+    public var versionHashes: [String: Data]?
+
+    public init(name: String, model: DataModel, versionHashes: [String: Data]? = nil) {
+        self.name = name
+        self.model = model
+        self.versionHashes = versionHashes
+    }
+}
+
+/// Which version of a model a store was made with, how that was decided, or how the closest
+/// version differs.
+public struct VersionMatch: Sendable, Encodable {
+    public enum Method: String, Sendable, Encodable {
+        /// The store's `NSStoreModelVersionIdentifiers` name one version, whose schema agrees.
+        case identifier
+        /// The store's entity version hashes equal a compiled version's hashes.
+        case versionHashes = "version-hashes"
+        /// The tables, columns and join tables a version implies equal the store's.
+        case schema
+    }
+
+    public var version: String?
+    public var method: Method?
+    /// Versions that fit equally well (they differ only in what is not stored).
+    public var candidates: [String]
+    public var closestVersion: String?
+    /// How the store differs from the closest version when none matches; empty on a match.
+    public var differences: [String]
+    /// Anything surprising on the way, such as an identifier contradicted by the schema.
+    public var notes: [String]
+}
+
+/// Matches a store against model versions in layers: exact entity hashes when a compiled model
+/// gives them, then version identifiers (confirmed by the schema), then schema equivalence,
+/// which always runs. Apple does not document how
+/// entity version hashes are computed, so hashes are compared only when given.
+public struct VersionMatcher: Sendable {
+    public init() {}
+
+    public func match(metadata: CoreDataStoreMetadata, schema: CoreDataStoreSchema, versions: [CandidateVersion]) -> VersionMatch {
+        let storeShape = CoreDataStoreShape(schema: schema, savedEntities: Set(metadata.versionHashes.keys))
+        let comparisons = versions.map { version in (version, storeShape.differences(from: CoreDataStoreShape(expectedBy: version.model))) }
+        var notes: [String] = []
+
+        if !metadata.versionHashes.isEmpty {
+            let hashed = versions.filter { $0.versionHashes == metadata.versionHashes }
+            if let version = hashed.last {
+                return VersionMatch(version: version.name, method: .versionHashes, candidates: hashed.map(\.name),
+                                    closestVersion: version.name, differences: [], notes: notes)
+            }
+            if versions.contains(where: { $0.versionHashes != nil }) {
+                notes.append("no compiled version has the store's entity hashes")
+            }
+        }
+
+        if !metadata.versionIdentifiers.isEmpty {
+            let named = comparisons.filter { $0.0.model.versionIdentifier.map(metadata.versionIdentifiers.contains) ?? false }
+            if named.count == 1, named[0].1.isEmpty {
+                return VersionMatch(version: named[0].0.name, method: .identifier, candidates: [named[0].0.name],
+                                    closestVersion: named[0].0.name, differences: [], notes: notes)
+            }
+            if named.count == 1 {
+                notes.append("the store's identifier \(metadata.versionIdentifiers.joined(separator: ", ")) names \(named[0].0.name), but its schema differs")
+            } else if named.count > 1 {
+                notes.append("identifier \(metadata.versionIdentifiers.joined(separator: ", ")) is declared by \(named.map(\.0.name).joined(separator: ", "))")
+            }
+        }
+
+        let exact = comparisons.filter { $0.1.isEmpty }.map(\.0.name)
+        if let chosen = exact.last {
+            if exact.count > 1 {
+                notes.append("versions \(exact.joined(separator: ", ")) imply the same tables; using the newest, \(chosen)")
+            }
+            return VersionMatch(version: chosen, method: .schema, candidates: exact, closestVersion: chosen, differences: [], notes: notes)
+        }
+        let closest = comparisons.enumerated().min { a, b in
+            (a.element.1.count, -a.offset) < (b.element.1.count, -b.offset)
+        }?.element
+        return VersionMatch(version: nil, method: nil, candidates: [], closestVersion: closest?.0.name,
+                            differences: closest?.1 ?? [], notes: notes)
+    }
+}
+
+/// The entity tables with their columns, the join tables and the entity names, reduced to
+/// what a model determines: join tables by the pair of relationship names they hold (their
+/// `Z_<n>` numbers depend on the store), Core Data's own bookkeeping columns left out.
+struct CoreDataStoreShape: Equatable {
+    var tables: [String: Set<String>] = [:]
+    /// Each many-to-many as its two relationship names, sorted and joined: `AUTHORS|BOOKS`.
+    var joinTables: Set<String> = []
+    var entityNames: Set<String> = []
+
+    init(schema: CoreDataStoreSchema, savedEntities: Set<String>) {
+        entityNames = savedEntities
+        for table in schema.tables where !CoreDataStoreSchema.bookkeepingTables.contains(table.name.uppercased()) {
+            let name = table.name.uppercased()
+            if name.hasPrefix("Z_") {
+                let keys = table.columns.map { $0.name.uppercased() }.filter { !$0.hasPrefix("Z_FOK_") }
+                    .map { $0.replacingOccurrences(of: "^Z_[0-9]+", with: "", options: .regularExpression) }
+                joinTables.insert(Self.pair(keys))
+            } else {
+                tables[name] = Set(table.columns.map { $0.name.uppercased() }.filter(Self.isModelColumn))
+            }
+        }
+    }
+
+    init(expectedBy model: DataModel) {
+        entityNames = Set(model.entities.map(\.name))
+        for entity in model.entities {
+            let root = model.entity(named: entity.rootEntityName) ?? entity
+            let table = CoreDataStoreLayout.tableName(root)
+            var columns = tables[table] ?? []
+            columns.formUnion(entity.attributes.filter(\.isStored).map { CoreDataStoreLayout.columnName($0.name) })
+            for relationship in entity.relationships where !relationship.isTransient {
+                let inverse = relationship.destinationEntity.flatMap(model.entity(named:)).flatMap { destination in
+                    relationship.inverseName.flatMap { name in model.allRelationships(of: destination).first { $0.name == name } }
+                }
+                if !relationship.isToMany {
+                    columns.insert(CoreDataStoreLayout.columnName(relationship.name))
+                } else if inverse?.isToMany ?? true {
+                    joinTables.insert(Self.pair([relationship.name.uppercased(), (inverse?.name ?? relationship.name).uppercased()]))
+                }
+            }
+            tables[table] = columns
+        }
+    }
+
+    /// How this store shape differs from what a version expects, one line each.
+    func differences(from expected: CoreDataStoreShape) -> [String] {
+        var lines: [String] = []
+        for table in Set(expected.tables.keys).union(tables.keys).sorted() {
+            switch (expected.tables[table], tables[table]) {
+            case (let want?, nil): lines.append("table \(table) is missing (\(want.count) columns expected)")
+            case (nil, _?): lines.append("table \(table) is not in the model")
+            case (let want?, let have?):
+                for column in want.subtracting(have).sorted() { lines.append("\(table).\(column) is missing") }
+                for column in have.subtracting(want).sorted() { lines.append("\(table).\(column) is not in the model") }
+            default: break
+            }
+        }
+        for pair in expected.joinTables.subtracting(joinTables).sorted() { lines.append("join table for \(pair) is missing") }
+        for pair in joinTables.subtracting(expected.joinTables).sorted() { lines.append("join table for \(pair) is not in the model") }
+        // Z_METADATA names the entities of the model that last saved the store.
+        if !entityNames.isEmpty && entityNames != expected.entityNames {
+            for name in expected.entityNames.subtracting(entityNames).sorted() { lines.append("entity \(name) is not in the store's metadata") }
+            for name in entityNames.subtracting(expected.entityNames).sorted() { lines.append("entity \(name) of the store's metadata is not in the model") }
+        }
+        return lines
+    }
+
+    static func pair(_ names: [String]) -> String {
+        names.sorted().joined(separator: "|")
+    }
+
+    static func isModelColumn(_ name: String) -> Bool {
+        !["Z_PK", "Z_ENT", "Z_OPT"].contains(name) && !name.hasPrefix("Z_FOK_") && name.range(of: "^Z[0-9]+[A-Z_]", options: .regularExpression) == nil
+    }
+}

@@ -1,0 +1,143 @@
+import FerryCanonical
+import FerryJSON
+import FerryCoreData
+import Foundation
+import GRDB
+
+/// Issues the upserts of one batch and counts the rows: each row once, however often it is
+/// written (a tag shared by several records is one row).
+struct BatchWriter {
+    /// Rows many records share (a tag, a catalog item, attachment bytes) are counted once each
+    /// (their shapes say `shared`); the others belong to one record each and are counted as written.
+    private var written: [String: Set<String>] = [:]
+    /// Rows written per shape, counted by the shape's identity: hashing the table's name for
+    /// every row was a twentieth of taking a log's rows.
+    private var tallies: [ObjectIdentifier: (table: String, count: Int)] = [:]
+    /// Rows taken and not played yet.
+    private var tape = RowTape()
+    private var player = RowPlayer()
+    var counts: [String: Int] {
+        var counts = written.mapValues(\.count)
+        for (table, count) in tallies.values { counts[table, default: 0] += count }
+        return counts
+    }
+    /// The record being written, named in an error; kept as is, so that a million records build no strings.
+    private var current: SourceRef?
+    var activity: String? { (player.failedRecord ?? current).map { "writing \($0.entity) \($0.key ?? "")" } }
+    /// The store held no records when the session began: nothing to replace, so no deletes.
+    var fresh = false
+
+    /// Runs one record's writes in a savepoint, so that with `keepGoing` a failure loses only it.
+    /// - Returns: whether the record was written (false: it was rejected and reported).
+    @discardableResult
+    mutating func guarded(_ source: SourceRef, keepGoing: Bool, report: ReportBuilder?, db: Database,
+                          _ body: (inout BatchWriter) throws -> Void) throws -> Bool {
+        current = source
+        guard keepGoing else {
+            try body(&self)
+            return true
+        }
+        let saved = (written, tallies)
+        try db.execute(sql: "SAVEPOINT record")
+        do {
+            try body(&self)
+            try db.execute(sql: "RELEASE SAVEPOINT record")
+            return true
+        } catch let error as DatabaseError {
+            try db.execute(sql: "ROLLBACK TO SAVEPOINT record")
+            try db.execute(sql: "RELEASE SAVEPOINT record")
+            (written, tallies) = saved
+            report?.rejected(ConversionError(.invalidValue("cannot be stored: \(error.message ?? "\(error.resultCode)")"),
+                                             at: RecordLocation(file: source.file, key: source.key)))
+            return false
+        }
+    }
+
+    /// The rows taken from now on are `source`'s.
+    mutating func begin(_ source: SourceRef) {
+        current = source
+        tape.begin(source)
+    }
+
+    /// Takes one row of `shape` onto the tape, its values given by `bind`, and counts it.
+    mutating func add(_ shape: UpsertShape, _ bind: (inout RowBinder) -> Void) {
+        count(shape, key: tape.add(shape, bind))
+    }
+
+    /// As ``add(_:_:)``, with `record` handed to `bind` rather than captured (no copy of it).
+    mutating func add<Record>(_ shape: UpsertShape, for record: Record, _ bind: (inout RowBinder, Record) -> Void) {
+        count(shape, key: tape.add(shape, for: record, bind))
+    }
+
+    private mutating func count(_ shape: UpsertShape, key: String?) {
+        if let key {
+            written[shape.table, default: []].insert(key)
+        } else {
+            tallies[ObjectIdentifier(shape), default: (shape.table, 0)].count += 1
+        }
+    }
+
+    /// Runs the rows taken so far.
+    mutating func play(db: Database) throws {
+        try player.play(&tape, db: db)
+    }
+
+    /// Runs rows another writer took (``LogRowTaker``), in their order.
+    mutating func play(_ other: inout RowTape, db: Database) throws {
+        try player.play(&other, db: db)
+    }
+
+    /// Gives the rows taken so far for `other`'s (an empty tape, to be filled next).
+    mutating func handOver(_ other: inout RowTape) {
+        swap(&tape, &other)
+    }
+
+    /// Counts the rows another writer took as this one's.
+    mutating func absorbCounts(of other: BatchWriter) {
+        tallies.merge(other.tallies) { mine, theirs in (mine.table, mine.count + theirs.count) }
+        written.merge(other.written) { mine, theirs in mine.union(theirs) }
+    }
+
+    /// Upserts one row of `shape`, its values bound by `bind`, and counts it.
+    mutating func upsert(_ shape: UpsertShape, db: Database, _ bind: (inout RowBinder) -> Void) throws {
+        add(shape, bind)
+        try play(db: db)
+    }
+
+    func delete(_ table: String, where column: String, _ id: String, db: Database) throws {
+        guard !fresh else { return }
+        try db.cachedStatement(sql: "DELETE FROM \(table) WHERE \(column) = ?").execute(arguments: [id])
+    }
+
+    static func json(_ object: JSONObject) -> String { object.isEmpty ? "{}" : JSONWriter.string(.object(object)) }
+
+    mutating func insertContent(sha256: String, data: Data, db: Database) throws {
+        try upsert(RowShapes.attachmentContent, db: db) { row in
+            row.add("sha256", sha256)
+            row.add("data", data)
+        }
+    }
+
+    mutating func write(_ item: CatalogItem, db: Database) throws {
+        try upsert(RowShapes.catalogItem, db: db) { row in
+            row.add("natural_key", item.naturalKey)
+            row.add("source_app", item.source.app.rawValue)
+            row.add("source_file", item.source.file)
+            row.add("name", item.name)
+            row.add("manufacturer", item.manufacturer)
+            row.add("code", item.code)
+            row.add("extras", json: .object(item.extras))
+        }
+    }
+
+    mutating func writeRun(version: String, inputs: JSONValue, db: Database) throws {
+        let inputsText = JSONWriter.string(inputs)
+        let countsText = JSONWriter.string(.object(JSONObject(counts.sorted { $0.key < $1.key }.map { ($0.key, .integer($0.value)) })))
+        try upsert(RowShapes.importRun, db: db) { row in
+            row.add("id", StableID.make("import-run", version, inputsText))
+            row.add("ferry_version", version)
+            row.add("inputs", inputsText)
+            row.add("counts", countsText)
+        }
+    }
+}

@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Checks the package's layering from Package.swift and the sources (run by `make test`):
+every module a target imports is declared among its dependencies, no target imports a library
+target below it in reverse (the declared graph has no cycle by construction), and the readers
+(model, Core Data, canonical, convert) have no path to libarchive, so that an app can embed them.
+Exits 1 naming each violation."""
+import os, re, sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+READERS = ["FerryModel", "FerryCoreData", "FerryCanonical", "FerryConvert"]
+# Products of other packages and the system modules, by the name a source imports.
+EXTERNAL = {"GRDB": "GRDB", "GRDBSQLite": "GRDBSQLite", "Crypto": "Crypto", "ArgumentParser": "ArgumentParser"}
+SYSTEM = {"Foundation", "FoundationXML", "Glibc", "Testing", "XCTest", "Dispatch", "Darwin"}
+
+
+def balanced(text, start, open_char, close_char):
+    """The text from `start` (an opening character) to its matching closing one."""
+    depth = 0
+    for index in range(start, len(text)):
+        if text[index] == open_char:
+            depth += 1
+        elif text[index] == close_char:
+            depth -= 1
+            if depth == 0:
+                return text[start:index + 1]
+    raise SystemExit("check_layers: Package.swift is not balanced")
+
+
+def targets():
+    text = re.sub(r"//[^\n]*", "", open(os.path.join(ROOT, "Package.swift")).read())
+    found = {}
+    for match in re.finditer(r'\.(target|testTarget|executableTarget|systemLibrary)\(', text):
+        block = balanced(text, match.end() - 1, "(", ")")
+        name = re.search(r'name:\s*"([^"]+)"', block).group(1)
+        names = set()
+        start = block.find("dependencies:")
+        if start >= 0:
+            deps = balanced(block, block.index("[", start), "[", "]")
+            deps = re.sub(r'package:\s*"[^"]+"', "", deps)
+            names = set(re.findall(r'"([^"]+)"', deps))
+        path = re.search(r'path:\s*"([^"]+)"', block)
+        folder = path.group(1) if path else os.path.join("Tests" if match.group(1) == "testTarget" else "Sources", name)
+        found[name] = (match.group(1), names, folder)
+    return found
+
+
+def imports(folder):
+    modules = {}
+    for directory, _, files in os.walk(os.path.join(ROOT, folder)):
+        for file in files:
+            if not file.endswith(".swift"):
+                continue
+            path = os.path.join(directory, file)
+            for line in open(path, encoding="utf-8"):
+                match = re.match(r'(?:@testable |@_exported )?import (\w+)\s*$', line)
+                if match:
+                    modules.setdefault(match.group(1), os.path.relpath(path, ROOT))
+    return modules
+
+
+def main():
+    graph = targets()
+    problems = []
+    for name, (kind, deps, folder) in graph.items():
+        if kind == "systemLibrary":
+            continue
+        for module, where in imports(folder).items():
+            if module in SYSTEM or module == name:
+                continue
+            if module not in deps and EXTERNAL.get(module) not in deps:
+                problems.append(f"{where}: imports {module}, which target {name} does not declare")
+
+    def reaches(start, goal, seen=()):
+        if start == goal:
+            return [goal]
+        for dep in sorted(graph.get(start, (None, set()))[1]):
+            if dep not in seen:
+                path = reaches(dep, goal, seen + (start,))
+                if path:
+                    return [start] + path
+        return None
+
+    for reader in READERS:
+        path = reaches(reader, "CLibArchive")
+        if path:
+            problems.append(f"Package.swift: {reader} links libarchive through {' -> '.join(path)}")
+    for problem in problems:
+        print(f"check_layers: {problem}", file=sys.stderr)
+    if problems:
+        return 1
+    print(f"check_layers: {len(graph)} targets, every import declared, {', '.join(READERS)} link without libarchive")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
