@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "FerryFiles"),
 
         // Model: parse, resolve versions, lint and diff Core Data model files.
-        .target(name: "FerryModel"),
+        .target(name: "FerryModel", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
 
         // zlib, for the raw DEFLATE of Core Data's model cache.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
