@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "FerryFiles"),
 
         // Model: parse, resolve versions, lint and diff Core Data model files.
-        .target(name: "FerryModel", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "FerryModel", dependencies: ["FerryJSON", .product(name: "Crypto", package: "swift-crypto")]),
 
         // zlib, for the raw DEFLATE of Core Data's model cache.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -72,7 +72,7 @@ let package = Package(
         // libarchive, through a module map and a shim that re-exports the AE_IF* constants.
         .systemLibrary(name: "CLibArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         // Reading and writing archives (zip, tar, tar.zst) over libarchive.
-        .target(name: "FerryArchive", dependencies: ["CLibArchive", "FerryFiles", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "FerryArchive", dependencies: ["CLibArchive", "FerryFiles", "FerryJSON", .product(name: "Crypto", package: "swift-crypto")]),
 
         // Portable bundles: BagIt bags of a store snapshot, per-table NDJSON and attachments in one
         // archive; verifying, unpacking into staging, importing.

@@ -1,4 +1,5 @@
 import Crypto
+import FerryJSON
 import Foundation
 
 /// A SHA-256 of a whole archive file, stored inside the file where every reader skips it: a
@@ -28,7 +29,7 @@ public enum ArchiveSeal {
         }
         defer { try? handle.close() }
         do {
-            let text = prefix + Array(hex(digest).utf8)
+            let text = prefix + Array(Hex.lowercase(digest).utf8)
             try handle.seekToEnd()
             switch format {
             case .tarZstd:
@@ -81,7 +82,7 @@ public enum ArchiveSeal {
             }
             try handle.seek(toOffset: 0)
             let digest = try sha256(handle, length: size - UInt64(trailer), patchZipCommentLength: zip)
-            return hex(digest) == stored ? .valid : .mismatch
+            return Hex.lowercase(digest) == stored ? .valid : .mismatch
         } catch {
             throw ArchiveError(path: path, reason: "cannot read: \((error as NSError).localizedDescription)")
         }
@@ -130,12 +131,4 @@ public enum ArchiveSeal {
 
     private static func littleEndian32(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) } }
     private static func littleEndian16(_ value: UInt16) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes { out.append(digits[Int(byte >> 4)]); out.append(digits[Int(byte & 0xF)]) }
-        return String(decoding: out, as: UTF8.self)
-    }
 }

@@ -157,7 +157,7 @@ public struct BundleExporter: Sendable {
         var tagDigests: [String: FileDigest] = [:]
         for (name, bytes) in [(BundleLayout.bagitFile, bagit), (BundleLayout.bagInfoFile, info), (BundleLayout.bundleFile, bundleBytes),
                               (BundleLayout.manifestFile, manifest)] {
-            tagDigests[name] = FileDigest(sha256: hex(Array(SHA256.hash(data: bytes))), size: Int64(bytes.count))
+            tagDigests[name] = FileDigest(sha256: Hex.lowercase(SHA256.hash(data: bytes)), size: Int64(bytes.count))
         }
         let tagManifest = Array(BagItFiles.manifest(tagDigests).utf8)
         return [(BundleLayout.bagitFile, bagit), (BundleLayout.bagInfoFile, info), (BundleLayout.bundleFile, bundleBytes),
@@ -217,13 +217,6 @@ public struct BundleExporter: Sendable {
 
     /// A name-based UUID (version 5 layout) from the SHA-256 of the payload manifest.
     static func uuid(from bytes: [UInt8]) -> String {
-        var digest = Array(SHA256.hash(data: bytes).prefix(16))
-        digest[6] = (digest[6] & 0x0F) | 0x50
-        digest[8] = (digest[8] & 0x3F) | 0x80
-        let text = hex(digest).uppercased()
-        let parts = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
-            String(text[text.index(text.startIndex, offsetBy: range.lowerBound)..<text.index(text.startIndex, offsetBy: range.upperBound)])
-        }
-        return parts.joined(separator: "-")
+        Hex.nameBasedUUID(SHA256.hash(data: bytes))
     }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import FerryArchive
+import FerryJSON
 import Foundation
 
 /// What one pass over a bundle archive found: each file's digest, the tag files' bytes, and
@@ -118,7 +119,7 @@ struct BundleScanner {
                 break
             }
             if let file { _ = try file.finish() }
-            scan.files[inner] = FileDigest(sha256: hex(Array(hasher.finalize())), size: size)
+            scan.files[inner] = FileDigest(sha256: Hex.lowercase(hasher.finalize()), size: size)
             if isTag { scan.tagFiles[inner] = tagBytes }
         }
         scan.root = policy.root

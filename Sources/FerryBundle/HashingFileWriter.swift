@@ -1,4 +1,5 @@
 import Crypto
+import FerryJSON
 import Foundation
 
 /// Writes a new file through a buffer, hashing its bytes as they go. Refuses to follow or
@@ -46,7 +47,7 @@ final class HashingFileWriter {
     func finish(sync: Bool = false) throws(BundleError) -> FileDigest {
         try flush()
         if sync, fsync(descriptor) != 0 { throw BundleError(.cannotWrite("cannot flush the file: \(Self.lastError())"), path: path) }
-        return FileDigest(sha256: hex(Array(hasher.finalize())), size: size)
+        return FileDigest(sha256: Hex.lowercase(hasher.finalize()), size: size)
     }
 
     private func flush() throws(BundleError) {
@@ -94,13 +95,5 @@ func digestOfFile(_ path: String) throws(BundleError) -> FileDigest {
         buffer.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
         size += Int64(count)
     }
-    return FileDigest(sha256: hex(Array(hasher.finalize())), size: size)
-}
-
-func hex(_ bytes: [UInt8]) -> String {
-    let digits = Array("0123456789abcdef".utf8)
-    var out = [UInt8]()
-    out.reserveCapacity(bytes.count * 2)
-    for byte in bytes { out.append(digits[Int(byte >> 4)]); out.append(digits[Int(byte & 0xF)]) }
-    return String(decoding: out, as: UTF8.self)
+    return FileDigest(sha256: Hex.lowercase(hasher.finalize()), size: size)
 }

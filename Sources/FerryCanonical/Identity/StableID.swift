@@ -1,4 +1,5 @@
 import Crypto
+import FerryJSON
 import Foundation
 
 /// Ids for records the legacy data gives none (store rows, blob items, tags): name-based
@@ -21,12 +22,7 @@ public enum StableID {
         var hasher = Insecure.SHA1()
         hasher.update(data: namespace)
         hasher.update(data: Array(parts.joined(separator: "\u{1F}").utf8))
-        var bytes = Array(hasher.finalize().prefix(16))
-        bytes[6] = (bytes[6] & 0x0F) | 0x50
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        let hex = bytes.map { String(format: "%02X", $0) }.joined()
-        return [hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4), hex.dropFirst(20)]
-            .joined(separator: "-")
+        return Hex.nameBasedUUID(hasher.finalize())
     }
 
     /// The canonical form of a UUID text (upper case), or nil when it is not a UUID.

@@ -57,5 +57,5 @@ public struct CoreDataStoreMetadata: Sendable {
 
 extension Data {
     /// Lower-case hexadecimal, as version hashes are shown.
-    var hexString: String { map { String(format: "%02x", $0) }.joined() }
+    var hexString: String { Hex.lowercase(self) }
 }

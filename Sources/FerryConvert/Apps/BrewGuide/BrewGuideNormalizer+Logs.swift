@@ -6,14 +6,7 @@ import Foundation
 /// Brew logs, read from their DTO JSON: each a snapshot of the recipe it was brewed with.
 extension BrewGuideNormalizer {
     func brewLog(_ detail: JSONObject, summary: JSONObject, location: RecordLocation, time: String) throws {
-        var outer = FieldReader(detail, at: location, dates: context.dates)
-        outer.skip("summary")
-        var fields = outer.nested(summary, field: detail.isEmpty ? "" : "summary")
-        if detail.isEmpty { fields.location.field = nil }
-        let id = try fields.uuid("id") ?? StableID.make("brewguide", "log", location.file, String(location.record ?? 0))
-        var here = location
-        here.key = id
-        try context.claim(id, table: "log", at: here)
+        let (outer, fields, id) = try nestedRecord(summary, in: detail, under: "summary", table: "log", location: location)
         var log = try brewLog(fields, outer: outer, id: id, entity: "BrewLog", time: time)
         log.recipeID = log.snapshot?.sourceID
         context.batch.logs.append(log)

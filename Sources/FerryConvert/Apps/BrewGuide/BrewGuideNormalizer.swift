@@ -92,15 +92,23 @@ struct BrewGuideNormalizer {
         }
     }
 
-    private func recipeDetail(_ detail: JSONObject, recipe fields: JSONObject, location: RecordLocation, time: String) throws {
+    /// A DTO's record: its fields nested under `key` of the detail object (or the detail is
+    /// empty and the record stands alone), its id (or one made from where it is) claimed in `table`.
+    func nestedRecord(_ record: JSONObject, in detail: JSONObject, under key: String, table: String,
+                      location: RecordLocation) throws -> (outer: FieldReader, fields: FieldReader, id: String) {
         var outer = FieldReader(detail, at: location, dates: context.dates)
-        outer.skip("recipe")
-        var inner = outer.nested(fields, field: detail.isEmpty ? "" : "recipe")
-        if detail.isEmpty { inner.location.field = nil }
-        let id = try inner.uuid("id") ?? StableID.make("brewguide", "recipe", location.file, String(location.record ?? 0))
+        outer.skip(key)
+        var fields = outer.nested(record, field: detail.isEmpty ? "" : key)
+        if detail.isEmpty { fields.location.field = nil }
+        let id = try fields.uuid("id") ?? StableID.make("brewguide", table, location.file, String(location.record ?? 0))
         var here = location
         here.key = id
-        try context.claim(id, table: "recipe", at: here)
+        try context.claim(id, table: table, at: here)
+        return (outer, fields, id)
+    }
+
+    private func recipeDetail(_ detail: JSONObject, recipe fields: JSONObject, location: RecordLocation, time: String) throws {
+        var (outer, inner, id) = try nestedRecord(fields, in: detail, under: "recipe", table: "recipe", location: location)
         var steps: [FieldReader] = []
         for (index, value) in (try outer.array("steps") ?? inner.array("steps") ?? []).enumerated() {
             guard let object = value.object else {

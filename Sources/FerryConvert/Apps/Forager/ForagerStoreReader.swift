@@ -26,6 +26,14 @@ struct ForagerStoreReader {
         return (id, fields)
     }
 
+    /// A named project for a record: its id claimed, its title from `name`.
+    private func startProject(_ record: CoreDataRecord, kind: String) throws -> (Project, FieldReader) {
+        var (id, fields) = try start(record, table: "project")
+        var project = Project(id: id, source: index.source(record, app: .forager), kind: kind, createdAt: time, modifiedAt: time)
+        project.title = try fields.string("name") ?? ""
+        return (project, fields)
+    }
+
     private func recipe(_ record: CoreDataRecord) throws {
         var (id, fields) = try start(record, table: "recipe")
         var recipe = Recipe(id: id, source: index.source(record, app: .forager), kind: "meal", createdAt: time, modifiedAt: time)
@@ -85,9 +93,8 @@ struct ForagerStoreReader {
     }
 
     private func weeklyList(_ record: CoreDataRecord) throws {
-        var (id, fields) = try start(record, table: "project")
-        var project = Project(id: id, source: index.source(record, app: .forager), kind: "grocery-list", createdAt: time, modifiedAt: time)
-        project.title = try fields.string("name") ?? ""
+        var (project, fields) = try startProject(record, kind: "grocery-list")
+        let id = project.id
         project.notes = try fields.string("notes")
         if let completed = try fields.bool("isCompleted") { project.status = completed ? "completed" : "open" }
         created(try fields.date("dateCreated"), &project.createdAt, &project.modifiedAt, table: "project")
@@ -97,18 +104,16 @@ struct ForagerStoreReader {
     }
 
     private func groceryItem(_ record: CoreDataRecord) throws {
-        var (id, fields) = try start(record, table: "project")
-        var project = Project(id: id, source: index.source(record, app: .forager), kind: "grocery-item", createdAt: time, modifiedAt: time)
-        project.title = try fields.string("name") ?? ""
+        var (project, fields) = try startProject(record, kind: "grocery-item")
+        let id = project.id
         project.category = try fields.string("category")
         created(try fields.date("dateCreated"), &project.createdAt, &project.modifiedAt, table: "project")
         finish(&project, fields.extras, entity: record.entity)
     }
 
     private func mealPlan(_ record: CoreDataRecord) throws {
-        var (id, fields) = try start(record, table: "project")
-        var project = Project(id: id, source: index.source(record, app: .forager), kind: "meal-plan", createdAt: time, modifiedAt: time)
-        project.title = try fields.string("name") ?? ""
+        var (project, fields) = try startProject(record, kind: "meal-plan")
+        let id = project.id
         project.startAt = try fields.date("startDate")
         project.completedAt = try fields.date("completedDate")
         if try fields.bool("isCompleted") == true { project.status = "completed" } else if try fields.bool("isActive") == true { project.status = "active" }

@@ -103,7 +103,7 @@ extension MoltenNormalizer {
     }
 
     private func attach(_ data: Data, to attachment: inout Attachment) {
-        let digest = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        let digest = Hex.lowercase(SHA256.hash(data: data))
         attachment.sha256 = digest
         attachment.byteCount = Int64(data.count)
         context.batch.attachmentContents[digest] = data

@@ -34,9 +34,7 @@ struct PhotoAppStoreReader {
                     synthesizedTimes()
                 }
                 fields.skip("actions")
-                project.extras = fields.extras
-                context.report.extras(app: .photoapp, entity: record.entity, project.extras)
-                context.batch.projects.append(project)
+                finish(project, fields, entity: record.entity)
             }
         }
         for record in index.records(of: ["PhotoAction"]) {
@@ -71,11 +69,17 @@ struct PhotoAppStoreReader {
                 project.title = "PhotoApp preferences"
                 context.report.synthesized(table: "project", field: "title", from: "the entity (preferences have no title)")
                 synthesizedTimes()
-                project.extras = fields.extras
-                context.report.extras(app: .photoapp, entity: record.entity, project.extras)
-                context.batch.projects.append(project)
+                finish(project, fields, entity: record.entity)
             }
         }
+    }
+
+    /// Keeps the fields nothing read in the project's extras, reports them, and adds the project.
+    private func finish(_ project: Project, _ fields: FieldReader, entity: String) {
+        var project = project
+        project.extras = fields.extras
+        context.report.extras(app: .photoapp, entity: entity, project.extras)
+        context.batch.projects.append(project)
     }
 
     private func synthesizedTimes(table: String = "project") {

@@ -1,4 +1,5 @@
 import Crypto
+import FerryJSON
 
 /// Core Data's entity version hash, computed from the model file alone: the 32 bytes a store's
 /// metadata keeps per entity (`NSStoreModelVersionHashes`) and a `.momd`'s `VersionInfo.plist`
@@ -27,14 +28,7 @@ public enum EntityVersionHash {
 
     /// The hex text of a hash, as `inspect` shows it.
     public static func hex(_ hash: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(hash.count * 2)
-        for byte in hash {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
+        Hex.lowercase(hash)
     }
 
     private static func hash(of entity: EntityDescription, in model: DataModel, memo: inout [String: [UInt8]]) -> [UInt8] {

@@ -1,0 +1,33 @@
+/// Bytes as text, the two ways Ferry writes them: lower-case hex (digests, hashes) and the UUID
+/// form of a name-based id.
+public enum Hex {
+    private static let digits = Array("0123456789abcdef".utf8)
+
+    public static func lowercase<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.underestimatedCount * 2)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The first 16 bytes of a digest as a name-based UUID (RFC 9562: version 5 and variant bits
+    /// set), upper case like every UUID Ferry writes.
+    public static func nameBasedUUID<Bytes: Sequence<UInt8>>(_ digest: Bytes) -> String {
+        var bytes = Array(digest.prefix(16))
+        precondition(bytes.count == 16, "a digest of at least 16 bytes")
+        bytes[6] = (bytes[6] & 0x0F) | 0x50
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        let text = lowercase(bytes).uppercased()
+        var parts: [Substring] = []
+        var start = text.startIndex
+        for length in [8, 4, 4, 4, 12] {
+            let end = text.index(start, offsetBy: length)
+            parts.append(text[start..<end])
+            start = end
+        }
+        return parts.joined(separator: "-")
+    }
+}
