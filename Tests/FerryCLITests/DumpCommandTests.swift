@@ -143,7 +143,7 @@ private func snapshot(_ directory: URL) throws -> [String: Data] {
     @Test func textNamesTheMatchedVersionAndCounts() throws {
         let result = try CommandRunner.ferry(["inspect", walStore, "--model", walModel])
         #expect(result.status == 0)
-        #expect(result.stdout.contains("matched version: CoreDataMigration_Example 4 (by schema)"))
+        #expect(result.stdout.contains("matched version: CoreDataMigration_Example 4 (by computed-version-hashes)"))
         #expect(result.stdout.contains("opened private copy with its -wal; rows in the -wal read too"))
         #expect(result.stdout.range(of: #"Post\s+2\s+84\s+ZPOST"#, options: .regularExpression) != nil)
     }

@@ -3,6 +3,18 @@ import Foundation
 import Testing
 
 @Suite struct InspectCommandTests {
+    /// The hashes Core Data wrote for CoreDataPlus' `User` (its compiled model), computed from the XML.
+    @Test func hashesShowCoreDatasEntityVersionHashes() throws {
+        let model = TestPaths.corpus.appendingPathComponent(
+            "coredata-sqlite/01__alemar11__CoreDataPlus/Tests/Resources/SampleModel3/SampleModel3.xcdatamodeld").path
+        let expected = "6b31f4e97b691d16c4c820bae55f89408d47013bd42151ecfde1eac7fe4be798"
+        let text = try ferry("inspect", model, "--hashes")
+        #expect(text.status == 0 && text.stdout.contains("Entity User\n  version hash \(expected)\n"), "\(text.stdout)")
+        #expect(try !ferry("inspect", model).stdout.contains("version hash"))
+        let json = try ferry("inspect", model, "--format", "json")
+        #expect(json.stdout.contains("\"versionHash\" : \"\(expected)\""), "\(json.stdout)")
+    }
+
     @Test func textShowsTheCurrentVersion() throws {
         let result = try ferry("inspect", "Formats/legacy/Molten.xcdatamodeld")
         #expect(result.status == 0 && result.stderr.isEmpty)

@@ -1,5 +1,6 @@
 import FerryJSON
 import FerryCoreData
+import FerryModel
 import FerryTestSupport
 import Foundation
 import Testing
@@ -29,11 +30,30 @@ import Testing
         #expect(reader.schemaSource == .model(path: store.modelPath, version: store.expectedVersion))
     }
 
-    @Test func identifiersDecideWhenTheyAreDeclared() throws {
+    /// Hashes computed from the XML decide first; without them the identifiers, then the schema;
+    /// when no version fits, the closest one's differences name the entities whose hash differs.
+    @Test func layersDecideInOrder() throws {
         let store = corpusStores.first { $0.expectedVersion == "SampleModel2" }!
-        #expect(try CoreDataStoreReader(path: store.storePath, model: store.modelPath).versionMatch?.method == .identifier)
-        let wiboscoStore = corpusStores.first { $0.expectedVersion == "CoreDataMigration_Example 2" }!
-        #expect(try CoreDataStoreReader(path: wiboscoStore.storePath, model: wiboscoStore.modelPath).versionMatch?.method == .schema)
+        let reader = try CoreDataStoreReader(path: store.storePath, model: store.modelPath)
+        #expect(reader.versionMatch?.method == .computedVersionHashes)
+        let bundle = try ModelBundle(at: store.modelPath)
+        let versions = try bundle.versions.map { CandidateVersion(name: $0.name, model: try bundle.load($0)) }
+        var metadata = reader.metadata
+        metadata.versionHashes["Car"] = Data(count: 32)
+        let byIdentifier = VersionMatcher().match(metadata: metadata, schema: reader.schema, versions: versions)
+        #expect(byIdentifier.method == .identifier && byIdentifier.version == "SampleModel2")
+        metadata.versionIdentifiers = []
+        let bySchema = VersionMatcher().match(metadata: metadata, schema: reader.schema, versions: versions)
+        #expect(bySchema.method == .schema && bySchema.version == "SampleModel2")
+        let others = versions.filter { $0.name != "SampleModel2" }
+        let none = VersionMatcher().match(metadata: reader.metadata, schema: reader.schema, versions: others)
+        #expect(none.version == nil)
+        let closest = try #require(others.first { $0.name == none.closestVersion })
+        let differing = reader.metadata.versionHashes.keys.filter { name in
+            EntityVersionHash.hashes(of: closest.model)[name].map { Data($0) != reader.metadata.versionHashes[name] } ?? false
+        }
+        #expect(!differing.isEmpty)
+        for name in differing { #expect(none.differences.contains("entity \(name): its version hash differs from the store's")) }
     }
 
     @Test(arguments: [

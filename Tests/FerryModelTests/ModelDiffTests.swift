@@ -85,6 +85,22 @@ let diffCases: [DiffCase] = [
         #expect(comparison.verdict == diffCase.verdict, "\(comparison.changes.map { "\($0.location): \($0.detail) [\($0.impact.rawValue)]" })")
     }
 
+    /// Beside the verdict, what Core Data itself decides: a default value or an index keeps every
+    /// entity's version hash (no migration), a hash modifier or a new attribute changes it.
+    @Test func versionHashesSayWhetherCoreDataMigrates() throws {
+        let plain = try model(entity(note))
+        let withDefault = try model(entity(#"<attribute name="title" optional="YES" attributeType="String" defaultValueString="x" indexed="YES"/>"#))
+        let same = ModelDiff().compare(plain, withDefault)
+        #expect(same.sameVersionHashes && same.versionHashChanged.isEmpty)
+        let modified = ModelDiff().compare(plain, try model(entity(#"<attribute name="title" optional="YES" attributeType="String" versionHashModifier="2"/>"#)))
+        #expect(!modified.sameVersionHashes && modified.versionHashChanged == ["Note"])
+        let added = ModelDiff().compare(plain, try model(entity(note) + entity(note, named: "Tag")))
+        #expect(!added.sameVersionHashes && added.versionHashChanged.isEmpty)
+        let text = DiffTextRenderer().render([same, modified])
+        #expect(text.contains("version hashes: all the same (Core Data opens the old store without migrating)"))
+        #expect(text.contains("version hashes: changed for Note (Core Data migrates the old store)"))
+    }
+
     @Test func renameWithIdentifierIsReportedAsRename() throws {
         let comparison = ModelDiff().compare(
             try model(entity(note)),

@@ -23,6 +23,9 @@ public struct VersionMatch: Sendable, Encodable {
         case identifier
         /// The store's entity version hashes equal a compiled version's hashes.
         case versionHashes = "version-hashes"
+        /// The store's entity version hashes equal the hashes computed from a version's XML
+        /// (``EntityVersionHash``, Formats/coredata-version-hash.md).
+        case computedVersionHashes = "computed-version-hashes"
         /// The tables, columns and join tables a version implies equal the store's.
         case schema
     }
@@ -39,9 +42,9 @@ public struct VersionMatch: Sendable, Encodable {
 }
 
 /// Matches a store against model versions in layers: exact entity hashes when a compiled model
-/// gives them, then version identifiers (confirmed by the schema), then schema equivalence,
-/// which always runs. Apple does not document how
-/// entity version hashes are computed, so hashes are compared only when given.
+/// gives them, then the hashes computed from each version's XML, then version identifiers
+/// (confirmed by the schema), then schema equivalence, which always runs. When none matches, the
+/// closest version's differences name the tables and columns and the entities whose hash differs.
 public struct VersionMatcher: Sendable {
     public init() {}
 
@@ -58,6 +61,11 @@ public struct VersionMatcher: Sendable {
             }
             if versions.contains(where: { $0.versionHashes != nil }) {
                 notes.append("no compiled version has the store's entity hashes")
+            }
+            let computed = versions.filter { $0.versionHashes == nil && Self.computedHashes($0.model) == metadata.versionHashes }
+            if let version = computed.last {
+                return VersionMatch(version: version.name, method: .computedVersionHashes, candidates: computed.map(\.name),
+                                    closestVersion: version.name, differences: [], notes: notes)
             }
         }
 
@@ -84,8 +92,19 @@ public struct VersionMatcher: Sendable {
         let closest = comparisons.enumerated().min { a, b in
             (a.element.1.count, -a.offset) < (b.element.1.count, -b.offset)
         }?.element
+        var differences = closest?.1 ?? []
+        if let closest, !metadata.versionHashes.isEmpty {
+            let hashes = closest.0.versionHashes ?? Self.computedHashes(closest.0.model)
+            for (entity, hash) in metadata.versionHashes.sorted(by: { $0.key < $1.key }) where hashes[entity].map({ $0 != hash }) ?? false {
+                differences.append("entity \(entity): its version hash differs from the store's")
+            }
+        }
         return VersionMatch(version: nil, method: nil, candidates: [], closestVersion: closest?.0.name,
-                            differences: closest?.1 ?? [], notes: notes)
+                            differences: differences, notes: notes)
+    }
+
+    static func computedHashes(_ model: DataModel) -> [String: Data] {
+        EntityVersionHash.hashes(of: model).mapValues { Data($0) }
     }
 }
 

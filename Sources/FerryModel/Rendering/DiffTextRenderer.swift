@@ -14,6 +14,13 @@ public struct DiffTextRenderer: Sendable {
                 table.add(marker(change.kind) + " " + change.location, change.detail, change.impact.rawValue, change.reason)
             }
             lines += table.render()
+            if comparison.sameVersionHashes {
+                lines.append("  version hashes: all the same (Core Data opens the old store without migrating)")
+            } else {
+                let changed = comparison.versionHashChanged
+                lines.append("  version hashes: " + (changed.isEmpty ? "entities added or removed" : "changed for \(changed.joined(separator: ", "))")
+                             + " (Core Data migrates the old store)")
+            }
         }
         return lines.joined(separator: "\n") + "\n"
     }

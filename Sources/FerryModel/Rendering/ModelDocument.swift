@@ -19,6 +19,8 @@ public struct ModelDocument: Sendable, Encodable {
     public var usedWithCloudKit: Bool
     public var versionIdentifier: String?
     public var entities: [EntityDescription]
+    /// Each entity's Core Data version hash, computed from the XML (64 lower-case hex digits).
+    public var versionHashes: [String: String]
     public var fetchRequests: [FetchRequestDescription]
     public var configurations: [ConfigurationDescription]
     public var composites: [CompositeDescription]
@@ -35,6 +37,7 @@ public struct ModelDocument: Sendable, Encodable {
         usedWithCloudKit = model.usedWithCloudKit
         versionIdentifier = model.versionIdentifier
         entities = model.entities.filter { entityName == nil || $0.name == entityName }
+        versionHashes = EntityVersionHash.hashes(of: model).mapValues(EntityVersionHash.hex)
         fetchRequests = model.fetchRequests
         configurations = model.configurations
         composites = model.composites
@@ -56,12 +59,28 @@ public struct ModelDocument: Sendable, Encodable {
         try container.encode(usedWithCloudKit, forKey: .usedWithCloudKit)
         // Always present, null when the model declares none.
         try container.encode(versionIdentifier, forKey: .versionIdentifier)
-        try container.encode(entities, forKey: .entities)
+        try container.encode(entities.map { Entry(entity: $0, versionHash: versionHashes[$0.name] ?? "") }, forKey: .entities)
         try container.encode(fetchRequests, forKey: .fetchRequests)
         try container.encode(configurations, forKey: .configurations)
         try container.encode(composites, forKey: .composites)
         try container.encode(layout, forKey: .layout)
         try container.encode(unknownElements, forKey: .unknownElements)
         try container.encode(warnings, forKey: .warnings)
+    }
+}
+
+extension ModelDocument {
+    /// An entity as the document shows it: its description, then its version hash.
+    struct Entry: Encodable {
+        var entity: EntityDescription
+        var versionHash: String
+
+        enum CodingKeys: String, CodingKey { case versionHash }
+
+        func encode(to encoder: any Encoder) throws {
+            try entity.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(versionHash, forKey: .versionHash)
+        }
     }
 }

@@ -1,12 +1,20 @@
 /// The human-readable `ferry inspect` output: a header, then a table per entity.
 public struct ModelTextRenderer: Sendable {
-    public init() {}
+    /// Show each entity's version hash under its heading.
+    public var showsVersionHashes: Bool
+
+    public init(showsVersionHashes: Bool = false) {
+        self.showsVersionHashes = showsVersionHashes
+    }
 
     public func render(_ model: DataModel, bundle: ModelBundle, version: ModelVersion, entityName: String? = nil) -> String {
         var lines = header(model, bundle: bundle, version: version)
+        let hashes = showsVersionHashes ? EntityVersionHash.hashes(of: model) : [:]
         for entity in model.entities where entityName == nil || entity.name == entityName {
             lines.append("")
-            lines += render(entity, in: model)
+            var table = render(entity, in: model)
+            if let hash = hashes[entity.name] { table.insert("  version hash \(EntityVersionHash.hex(hash))", at: 1) }
+            lines += table
         }
         if entityName == nil {
             lines += modelLevelSections(model)

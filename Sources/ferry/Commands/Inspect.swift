@@ -31,6 +31,9 @@ extension Ferry {
         @Option(help: "Output format.")
         var format: InspectFormat = .text
 
+        @Flag(help: "For a model in text: show each entity's Core Data version hash (json always has them).")
+        var hashes = false
+
         func run() throws {
             if StoreDetection.isSQLite(input.model) {
                 let reader = try CoreDataStoreReader(path: input.model, model: model, version: input.versionName)
@@ -51,7 +54,7 @@ extension Ferry {
                 throw ModelError(.unknownEntity(entity, available: model.entities.map(\.name)), at: ModelLocation(file: version.displayPath))
             }
             switch format {
-            case .text: Console.output(ModelTextRenderer().render(model, bundle: bundle, version: version, entityName: entity))
+            case .text: Console.output(ModelTextRenderer(showsVersionHashes: hashes).render(model, bundle: bundle, version: version, entityName: entity))
             case .json: Console.output(try JSONOutput.string(ModelDocument(bundle: bundle, model: model, version: version, entityName: entity)))
             case .mermaid: Console.output(MermaidRenderer().render(model, entityName: entity))
             case .dot: Console.output(DOTRenderer().render(model, entityName: entity))

@@ -67,11 +67,19 @@ public struct ModelComparison: Sendable, Encodable {
     public var new: String
     public var verdict: MigrationVerdict
     public var changes: [ModelChange]
+    /// Entities of both versions (by the new name) whose Core Data version hash changes: Core
+    /// Data sees a new version of each and migrates the store; empty, it opens the store as it is.
+    public var versionHashChanged: [String]
+    /// Every entity's version hash is the same in both (none added or removed either): Core Data
+    /// opens a store of the old version with the new model without migrating.
+    public var sameVersionHashes: Bool
 
-    public init(old: String, new: String, changes: [ModelChange]) {
+    public init(old: String, new: String, changes: [ModelChange], versionHashChanged: [String] = [], sameVersionHashes: Bool = false) {
         self.old = old
         self.new = new
         self.changes = changes
+        self.versionHashChanged = versionHashChanged
+        self.sameVersionHashes = sameVersionHashes
         verdict = MigrationVerdict(changes)
     }
 }

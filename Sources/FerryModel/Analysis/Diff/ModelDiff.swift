@@ -40,7 +40,10 @@ public struct ModelDiff: Sendable {
         }
         changes += hierarchyMerges(old: old, new: new, newNameForOld: renamed)
         changes += modelLevelChanges(old, new)
-        return ModelComparison(old: old.versionName ?? old.file, new: new.versionName ?? new.file, changes: changes)
+        let (oldHashes, newHashes) = (EntityVersionHash.hashes(of: old), EntityVersionHash.hashes(of: new))
+        let hashChanged = entities.pairs.filter { oldHashes[$0.old.name] != newHashes[$0.new.name] }.map(\.new.name).sorted()
+        return ModelComparison(old: old.versionName ?? old.file, new: new.versionName ?? new.file, changes: changes,
+                               versionHashChanged: hashChanged, sameVersionHashes: oldHashes == newHashes)
     }
 
     /// An added entity whose stored attributes are exactly those of a removed one is probably
