@@ -3,6 +3,30 @@ import Foundation
 import Testing
 
 @Suite struct InspectCommandTests {
+    /// A compiled model works wherever a model is taken, and says what its source says.
+    @Test func compiledModelsInspectLintAndDiffLikeTheirSource() throws {
+        let base = TestPaths.corpus.appendingPathComponent("coredata-sqlite/01__alemar11__CoreDataPlus/Tests/Resources/SampleModel")
+        let (momd, source) = (base.appendingPathComponent("Fixtures/SampleModel.momd").path,
+                              base.appendingPathComponent("SampleModel.xcdatamodeld").path)
+        for version in ["SampleModel", "SampleModel2", "SampleModel3"] {
+            let compiled = try ferry("inspect", momd, "--version", version, "--format", "json")
+            let original = try ferry("inspect", source, "--version", version, "--format", "json")
+            #expect(compiled.status == 0 && original.status == 0, "\(compiled.stderr)")
+            let hashes = { (text: String) in text.split(separator: "\n").filter { $0.contains("\"versionHash\"") }.sorted() }
+            #expect(!hashes(compiled.stdout).isEmpty && hashes(compiled.stdout) == hashes(original.stdout), "\(version)")
+            #expect(compiled.stdout.contains("\"layout\" : \"compiled\""))
+        }
+        let text = try ferry("inspect", momd)
+        #expect(text.status == 0 && text.stdout.contains("(current, from VersionInfo.plist; 3 versions"), "\(text.stdout)")
+        let lint = try ferry("lint", momd)
+        #expect(lint.status == 0 || lint.status == 1, "\(lint.stderr)")
+        let diff = try ferry("diff", momd, "--format", "json")
+        let sourceDiff = try ferry("diff", source, "--format", "json")
+        #expect(diff.status == 0 && diff.stdout.contains("\"verdict\""), "\(diff.stderr)")
+        let verdicts = { (text: String) in text.split(separator: "\n").filter { $0.contains("\"verdict\"") || $0.contains("\"sameVersionHashes\"") } }
+        #expect(verdicts(diff.stdout) == verdicts(sourceDiff.stdout))
+    }
+
     /// The hashes Core Data wrote for CoreDataPlus' `User` (its compiled model), computed from the XML.
     @Test func hashesShowCoreDatasEntityVersionHashes() throws {
         let model = TestPaths.corpus.appendingPathComponent(

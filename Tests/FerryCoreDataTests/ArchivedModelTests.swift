@@ -20,6 +20,8 @@ import Testing
         for version in versions {
             let fromMom = try compiled.model(version: version)
             let fromXML = try source.model(version: version)
+            // Everything a version hash is made of survives compiling and decoding.
+            #expect(EntityVersionHash.hashes(of: fromMom).mapValues { Data($0) } == compiled.versionHashes[version], "\(version)")
             #expect(fromMom.entities.map(\.name) == fromXML.entities.map(\.name).sorted(), "\(version)")
             for entity in fromXML.entities {
                 let decoded = try #require(fromMom.entity(named: entity.name))

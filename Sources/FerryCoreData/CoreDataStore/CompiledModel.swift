@@ -57,6 +57,9 @@ public struct CompiledModel: Sendable {
         }
     }
 
+    /// The `.mom` file of a version.
+    public func momPath(of name: String) -> String? { momPaths[name] }
+
     /// Decodes one version's `.mom`.
     public func model(version name: String) throws(CoreDataReadError) -> DataModel {
         guard let momPath = momPaths[name] else {

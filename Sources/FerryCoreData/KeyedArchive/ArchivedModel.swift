@@ -134,6 +134,10 @@ private struct Reader {
         attribute.renamingIdentifier = string("NSRenamingIdentifier", of: reference).flatMap { $0 == attribute.name ? nil : $0 }
         attribute.versionHashModifier = string("NSVersionHashModifier", of: reference)
         attribute.allowsExternalBinaryDataStorage = flag("NSAllowsExternalBinaryDataStorage", of: reference)
+        // Bit 0x10 of NSFlagsKey is set on the one attribute of the corpus marked
+        // preserveAfterDeletion (CoreDataPlus' Person.id), and on no other.
+        let flags = archive.field("NSFlagsKey", of: reference)?.integer ?? 0
+        attribute.preservesValueInHistoryOnDeletion = flags & 0x10 != 0
         attribute.isDerived = archive.field("NSDerivationExpression", of: reference) != nil
         if let value = archive.field("NSDefaultValue", of: reference) {
             switch value {

@@ -28,6 +28,8 @@ public struct ModelVersion: Sendable, Hashable, Encodable {
 public struct ModelBundle: Sendable {
     public enum Layout: String, Sendable, Encodable {
         case bundle, versionFolder, contentsFile
+        /// A compiled `.momd` or `.mom`, decoded by FerryCoreData (``init(compiled:versions:current:)``).
+        case compiled
     }
 
     /// How the current version was chosen.
@@ -49,6 +51,8 @@ public struct ModelBundle: Sendable {
     /// The name `.xccurrentversion` gives, even when it names no version here.
     public let declaredCurrentVersionName: String?
     public let warnings: [ModelWarning]
+    /// The versions of a compiled model, decoded already, by name.
+    private let decoded: [String: DataModel]
 
     /// - Throws: ``ModelError`` when nothing at `path` is a model, when the folder is a
     ///   pre-Xcode 4 model or a compiled `.momd`, or when a bundle holds no version.
@@ -77,6 +81,29 @@ public struct ModelBundle: Sendable {
                                          "\(reason); using the newest version by name, \"\(newest.name)\""))
         }
         self.warnings = warnings
+        decoded = [:]
+    }
+
+    /// A compiled model's versions, already decoded (a `.momd` holds one `.mom` per version, and
+    /// names the current one in `VersionInfo.plist`).
+    public init(compiled path: String, versions models: [(name: String, file: String, model: DataModel)], current: String?) throws(ModelError) {
+        self.path = path
+        layout = .compiled
+        versions = models.map { ModelVersion(name: $0.name, contentsPath: $0.file, displayPath: $0.file) }
+            .sorted { NaturalOrder.areInIncreasingOrder($0.name, $1.name) }
+        guard let newest = versions.last else { throw ModelError(.noVersions, at: ModelLocation(file: path)) }
+        declaredCurrentVersionName = current
+        if let current, let match = versions.first(where: { $0.name == current }) {
+            currentVersion = match
+            currentVersionSource = versions.count == 1 ? .onlyVersion : .declared
+            warnings = []
+        } else {
+            currentVersion = newest
+            currentVersionSource = versions.count == 1 ? .onlyVersion : .newestByName
+            warnings = versions.count == 1 ? [] : [ModelWarning(at: ModelLocation(file: path),
+                "VersionInfo.plist names no current version; using the newest version by name, \"\(newest.name)\"")]
+        }
+        decoded = Dictionary(models.map { ($0.name, $0.model) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The version named `name` (with or without `.xcdatamodel`), or the current one when nil.
@@ -100,6 +127,7 @@ public struct ModelBundle: Sendable {
     }
 
     public func load(_ version: ModelVersion) throws(ModelError) -> DataModel {
+        if let model = decoded[version.name] { return model }
         let name = layout == .contentsFile ? nil : version.name
         return try ModelParser().parse(contentsOf: version.contentsPath, displayPath: version.displayPath, versionName: name)
     }

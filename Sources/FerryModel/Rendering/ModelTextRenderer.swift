@@ -24,8 +24,10 @@ public struct ModelTextRenderer: Sendable {
 
     private func header(_ model: DataModel, bundle: ModelBundle, version: ModelVersion) -> [String] {
         var title = bundle.path
-        if bundle.layout == .bundle {
-            let role = version == bundle.currentVersion ? "current, \(describe(bundle.currentVersionSource))" : "not current"
+        if bundle.layout == .bundle || (bundle.layout == .compiled && bundle.versions.count > 1) {
+            let source = bundle.layout == .compiled && bundle.currentVersionSource == .declared
+                ? "from VersionInfo.plist" : describe(bundle.currentVersionSource)
+            let role = version == bundle.currentVersion ? "current, \(source)" : "not current"
             title += " — version \"\(version.name)\" (\(role); \(bundle.versions.count) versions: \(bundle.versions.map(\.name).joined(separator: ", ")))"
         }
         let attributeCount = model.entities.reduce(0) { $0 + $1.attributes.count }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FerryCoreData
 import FerryJSON
 import FerryModel
 
@@ -39,10 +40,10 @@ extension Ferry {
 
         func run() throws {
             let comparisons: [ModelComparison]
-            let oldBundle = try ModelBundle(at: old)
+            let oldBundle = try ModelBundle.opening(old)
             Console.warn(oldBundle.warnings)
             if let new {
-                let newBundle = try ModelBundle(at: new)
+                let newBundle = try ModelBundle.opening(new)
                 Console.warn(newBundle.warnings)
                 comparisons = [ModelDiff().compare(try oldBundle.model(version: oldVersion), try newBundle.model(version: newVersion))]
             } else {

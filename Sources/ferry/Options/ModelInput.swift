@@ -1,9 +1,10 @@
 import ArgumentParser
+import FerryCoreData
 import FerryModel
 
 /// The model a command reads, and which of its versions.
 struct ModelInput: ParsableArguments {
-    @Argument(help: "An .xcdatamodeld bundle, an .xcdatamodel folder, or a contents file.",
+    @Argument(help: "An .xcdatamodeld bundle, an .xcdatamodel folder, a contents file, or a compiled .momd or .mom.",
               completion: .file())
     var model: String
 
@@ -13,7 +14,7 @@ struct ModelInput: ParsableArguments {
 
     /// Opens the bundle and reports its warnings on stderr.
     func open() throws -> (ModelBundle, ModelVersion) {
-        let bundle = try ModelBundle(at: model)
+        let bundle = try ModelBundle.opening(model)
         Console.warn(bundle.warnings)
         return (bundle, try bundle.version(named: versionName))
     }

@@ -1,0 +1,22 @@
+import FerryModel
+import Foundation
+
+extension ModelBundle {
+    /// Opens a model as the user names it: a source model (``ModelBundle/init(at:)``) or a compiled
+    /// `.momd` / `.mom`, whose versions are decoded from their keyed archives.
+    /// - Throws: ``ModelError`` for a source model, ``CoreDataReadError`` for a compiled one.
+    public static func opening(_ path: String) throws -> ModelBundle {
+        guard isCompiled(path) else { return try ModelBundle(at: path) }
+        let compiled = try CompiledModel(at: path)
+        let versions = try compiled.versionNames.map { name in
+            (name: name, file: compiled.momPath(of: name) ?? path, model: try compiled.model(version: name))
+        }
+        return try ModelBundle(compiled: path, versions: versions, current: compiled.currentVersionName)
+    }
+
+    /// A `.momd` folder or a `.mom` file.
+    public static func isCompiled(_ path: String) -> Bool {
+        let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
+        return trimmed.hasSuffix(".momd") || trimmed.hasSuffix(".mom")
+    }
+}
