@@ -3,6 +3,25 @@ import Foundation
 import Testing
 
 @Suite struct DiffCommandTests {
+    /// With --store, the records the migration to the current version would fail on, and exit 1.
+    @Test func storeChecksTheMigrationRecordByRecord() throws {
+        let base = "coredata-sqlite/02__wibosco__CoreDataMigration-Example/"
+        let model = corpus(base + "CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld")
+        let failing = try ferry("diff", model, "--store", corpus(base + "CoreDataMigration-ExampleTests/Resources/SQLite/CoreDataMigration_Example_2.sqlite"))
+        #expect(failing.status == 1, "\(failing.stderr)")
+        #expect(failing.stdout.contains("CoreDataMigration_Example 2 → CoreDataMigration_Example 4: mapping-model"))
+        #expect(failing.stdout.contains("empty-required-relationship: Post Post/p1: color = nil"))
+        #expect(failing.stdout.range(of: #"would fail: [0-9]+ empty-required-relationship\n$"#, options: .regularExpression) != nil)
+        let json = try ferry("diff", model, "--store", corpus(base + "CoreDataMigration-ExampleTests/Resources/SQLite/CoreDataMigration_Example_2.sqlite"),
+                             "--format", "json")
+        #expect(json.status == 1 && json.stdout.contains("\"format\" : \"ferry.migration-check/1\""))
+        if JSONSchemaCheck.isAvailable {
+            #expect(try JSONSchemaCheck.errors(in: json.stdoutData, schema: "diff.schema.json") == [])
+        }
+        let passing = try ferry("diff", model, "--store", corpus(base + "CoreDataMigration-ExampleTests/Resources/SQLite/CoreDataMigration_Example_3.sqlite"))
+        #expect(passing.status == 0 && passing.stdout.contains("meets no problem in its records"), "\(passing.stdout)")
+    }
+
     @Test func bundleComparesEveryConsecutivePair() throws {
         let result = try ferry("diff", corpus("models/010__wibosco__CoreDataMigration-Example__CoreDataMigration_Example.xcdatamodeld"))
         #expect(result.status == 0)

@@ -94,7 +94,9 @@ public struct ModelError: Error, Sendable, CustomStringConvertible {
         case .wrongRootElement(let name):
             return "root element is <\(name)>, expected <model>: not a Core Data model file"
         case .preXcode4Model:
-            return "pre-Xcode 4 model (binary elements/layout files, no contents file): open and save it in Xcode 4 or later to convert it"
+            return "pre-Xcode 4 model (binary elements/layout files, no contents file): Xcode 3's binary archive is undocumented and Ferry "
+                + "has no sample of it to learn it from; open and save it in "
+                + "Xcode 4 or later to convert it, or give the app's compiled .momd or .mom, which Ferry reads"
         case .compiledModel:
             return "compiled model (.momd/.mom): Ferry reads the source .xcdatamodeld or .xcdatamodel"
         case .notAModel:

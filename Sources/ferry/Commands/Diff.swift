@@ -12,9 +12,16 @@ extension Ferry {
                 With one bundle, compares every consecutive pair of its versions in name order. Each change is \
                 no-store-effect, lightweight (inferred by Core Data) or mapping-model (needs a mapping model).
 
+                With --store, the store is read with the version of OLD that made it, and every record the migration \
+                to NEW (or OLD's current version) would fail on or lose is listed: NULLs in attributes that become \
+                required, values outside new bounds, duplicates under new uniqueness constraints, empty to-one \
+                relationships that become required, values that do not convert to a changed type. The exit status is \
+                1 when there is any.
+
                 Examples:
                   ferry diff Model.xcdatamodeld
                   ferry diff "Model.xcdatamodeld/Model.xcdatamodel" "Model.xcdatamodeld/Model 2.xcdatamodel" --format json
+                  ferry diff Model.xcdatamodeld --store Model.sqlite
                 """)
 
         @Argument(help: "The old model, or a bundle whose versions to compare in order.", completion: .file())
@@ -29,16 +36,21 @@ extension Ferry {
         @Option(help: ArgumentHelp("Version of NEW to compare.", valueName: "name"))
         var newVersion: String?
 
+        @Option(help: ArgumentHelp("A store of OLD to check the migration against, record by record.", valueName: "store"),
+                completion: .file())
+        var store: String?
+
         @Option(help: "Output format.")
         var format: ReportFormat = .text
 
         func validate() throws {
-            if new == nil && (oldVersion != nil || newVersion != nil) {
+            if new == nil && store == nil && (oldVersion != nil || newVersion != nil) {
                 throw ValidationError("--old-version and --new-version need two models; with one bundle every pair is compared")
             }
         }
 
         func run() throws {
+            if let store { return try checkMigration(of: store) }
             let comparisons: [ModelComparison]
             let oldBundle = try ModelBundle.opening(old)
             Console.warn(oldBundle.warnings)
@@ -57,5 +69,27 @@ extension Ferry {
             case .json: Console.output(try JSONOutput.string(DiffReport(comparisons: comparisons)))
             }
         }
+        /// The store read with the version of OLD that made it, against NEW (or OLD's current version).
+        private func checkMigration(of store: String) throws {
+            let reader = try CoreDataStoreReader(path: store, model: old, version: oldVersion)
+            Console.warn(reader.notes)
+            let target = try ModelBundle.opening(new ?? old)
+            Console.warn(target.warnings)
+            let newModel = try target.model(version: newVersion)
+            let comparison = ModelDiff().compare(reader.model, newModel)
+            let check = try MigrationCheck(store: reader, new: newModel).run()
+            switch format {
+            case .text: Console.output(DiffTextRenderer().render([comparison]) + check.text)
+            case .json: Console.output(try JSONOutput.string(CheckedDiff(pairs: [comparison], migrationCheck: check)))
+            }
+            if check.failures > 0 { throw ExitCode(1) }
+        }
+    }
+
+    /// `diff --store --format json`: the pair compared, and what its migration meets in the store.
+    struct CheckedDiff: Encodable {
+        var format = "ferry.diff/1"
+        var pairs: [ModelComparison]
+        var migrationCheck: MigrationCheckReport
     }
 }
