@@ -27,7 +27,7 @@ struct Ferry: ParsableCommand {
 
             `ferry --version` prints Ferry's version.
             """,
-        subcommands: [Inspect.self, Lint.self, Diff.self, Dump.self, Convert.self, Export.self, Verify.self, Import.self,
+        subcommands: [Inspect.self, Lint.self, Diff.self, Decompile.self, Dump.self, Convert.self, Export.self, Verify.self, Import.self,
                       Backup.self, Backups.self, Restore.self]
     )
 

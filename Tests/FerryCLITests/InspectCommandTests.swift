@@ -23,8 +23,27 @@ import Testing
         let diff = try ferry("diff", momd, "--format", "json")
         let sourceDiff = try ferry("diff", source, "--format", "json")
         #expect(diff.status == 0 && diff.stdout.contains("\"verdict\""), "\(diff.stderr)")
+        let optimized = try ferry("inspect", base.appendingPathComponent("Fixtures/SampleModel.momd/SampleModel.omo").path)
+        #expect(optimized.status == 65 && optimized.stderr.contains("an optimized model (.omo)"), "\(optimized.stderr)")
         let verdicts = { (text: String) in text.split(separator: "\n").filter { $0.contains("\"verdict\"") || $0.contains("\"sameVersionHashes\"") } }
         #expect(verdicts(diff.stdout) == verdicts(sourceDiff.stdout))
+    }
+
+    /// decompile writes the compiled versions as an .xcdatamodeld that inspects like the .momd.
+    @Test func decompileWritesAnEditableBundleOnce() throws {
+        let momd = TestPaths.corpus.appendingPathComponent(
+            "coredata-sqlite/01__alemar11__CoreDataPlus/Tests/Resources/SampleModel3/Fixtures/SampleModel3.momd").path
+        let directory = TemporaryDirectory()
+        let output = directory.url.appendingPathComponent("Model.xcdatamodeld").path
+        let written = try ferry("decompile", momd, "-o", output)
+        #expect(written.status == 0 && written.stderr.contains("3 versions, current \"SampleModel3\""), "\(written.stderr)")
+        let again = try ferry("inspect", output, "--hashes")
+        #expect(again.status == 0 && again.stdout.contains("(current, from .xccurrentversion; 3 versions"))
+        #expect(again.stdout.contains("version hash 6b31f4e97b691d16c4c820bae55f89408d47013bd42151ecfde1eac7fe4be798"))
+        let twice = try ferry("decompile", momd, "-o", output)
+        #expect(twice.status != 0 && twice.stderr.contains("it exists"), "\(twice.stderr)")
+        let source = try ferry("decompile", "Formats/legacy/Molten.xcdatamodeld", "-o", output + "2.xcdatamodeld")
+        #expect(source.status == 64 && source.stderr.contains("is not a compiled model"), "\(source.stderr)")
     }
 
     /// The hashes Core Data wrote for CoreDataPlus' `User` (its compiled model), computed from the XML.

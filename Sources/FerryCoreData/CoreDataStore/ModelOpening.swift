@@ -6,6 +6,10 @@ extension ModelBundle {
     /// `.momd` / `.mom`, whose versions are decoded from their keyed archives.
     /// - Throws: ``ModelError`` for a source model, ``CoreDataReadError`` for a compiled one.
     public static func opening(_ path: String) throws -> ModelBundle {
+        if path.hasSuffix(".omo") {
+            throw CoreDataReadError(.badModel("an optimized model (.omo) is Core Data's undocumented binary form of a .mom, and "
+                + "Ferry cannot read it; give the .mom beside it, or the .momd that holds both"), file: path)
+        }
         guard isCompiled(path) else { return try ModelBundle(at: path) }
         let compiled = try CompiledModel(at: path)
         let versions = try compiled.versionNames.map { name in
