@@ -5,57 +5,18 @@ import Foundation
 import Testing
 
 /// The migration check on a store made for it (one record of each failure kind, and records that
-/// pass) and on a real store whose next versions need a mapping model.
+/// pass: `Tests/Fixtures/MigrationCheck`, written by `make samples`) and on real stores whose
+/// next versions need a mapping model.
 @Suite struct MigrationCheckTests {
-    static func model(_ version: String, _ entities: String) -> String {
-        """
-        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" userDefinedModelVersionIdentifier="\(version)">\(entities)</model>
-        """
-    }
-
-    static let old = model("v1", """
-        <entity name="Shelf" syncable="YES"><attribute name="label" optional="YES" attributeType="String"/></entity>
-        <entity name="Book" syncable="YES">
-            <attribute name="title" optional="YES" attributeType="String"/>
-            <attribute name="pages" optional="YES" attributeType="Integer 64"/>
-            <attribute name="isbn" optional="YES" attributeType="String"/>
-            <attribute name="edition" optional="YES" attributeType="String"/>
-            <relationship name="shelf" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Shelf"/>
-        </entity>
-        """)
-    /// The next version: title required, pages from 1 to 1,000, edition a 16-bit integer, isbn
-    /// unique, the shelf required.
-    static let new = model("v2", """
-        <entity name="Shelf" syncable="YES"><attribute name="label" optional="YES" attributeType="String"/></entity>
-        <entity name="Book" syncable="YES">
-            <attribute name="title" attributeType="String"/>
-            <attribute name="pages" optional="YES" attributeType="Integer 64" minValueString="1" maxValueString="1000"/>
-            <attribute name="isbn" optional="YES" attributeType="String"/>
-            <attribute name="edition" optional="YES" attributeType="Integer 16"/>
-            <relationship name="shelf" maxCount="1" deletionRule="Nullify" destinationEntity="Shelf"/>
-            <uniquenessConstraints><uniquenessConstraint><constraint value="isbn"/></uniquenessConstraint></uniquenessConstraints>
-        </entity>
-        """)
-
-    let directory = TemporaryDirectory()
+    /// `make samples` writes the store from the first version; the models are written by hand.
+    static let fixture = TestPaths.packageRoot.appendingPathComponent("Tests/Fixtures/MigrationCheck")
+    static let bundle = fixture.appendingPathComponent("Books.xcdatamodeld").path
+    static let store = fixture.appendingPathComponent("Books.sqlite").path
 
     func check() throws -> MigrationCheckReport {
-        let oldPath = try directory.write(Self.old, to: "Old.xcdatamodel/contents")
-        let newPath = try directory.write(Self.new, to: "New.xcdatamodel/contents")
-        let store = directory.url.appendingPathComponent("Books.sqlite").path
-        let builder = try CoreDataStoreBuilder(path: store, model: try ModelParser().parse(contentsOf: oldPath), identifiers: ["v1"])
-        let shelf = try builder.insert("Shelf", ["label": "A"])
-        _ = try builder.insert("Book", ["title": "Fine", "pages": 300, "isbn": "1", "edition": "2", "shelf": shelf])
-        _ = try builder.insert("Book", ["pages": 12, "isbn": "2", "edition": "3", "shelf": shelf])          // no title
-        _ = try builder.insert("Book", ["title": "Long", "pages": 1200, "isbn": "3", "shelf": shelf])      // too many pages
-        _ = try builder.insert("Book", ["title": "Twin", "pages": 20, "isbn": "1", "shelf": shelf])       // same isbn as Fine
-        _ = try builder.insert("Book", ["title": "Loose", "pages": 40, "isbn": "4"])                     // no shelf
-        _ = try builder.insert("Book", ["title": "Odd", "pages": 50, "isbn": "5", "edition": "first", "shelf": shelf])  // not a number
-        _ = try builder.insert("Book", ["title": "Huge", "pages": 60, "isbn": "6", "edition": "70000", "shelf": shelf]) // past Int16
-        try builder.finish()
-        let reader = try CoreDataStoreReader(path: store, model: oldPath)
-        return try MigrationCheck(store: reader, new: try ModelParser().parse(contentsOf: newPath, versionName: "New")).run()
+        let reader = try CoreDataStoreReader(path: Self.store, model: Self.bundle)
+        #expect(reader.versionMatch?.version == "Books")
+        return try MigrationCheck(store: reader, new: try ModelBundle(at: Self.bundle).model(version: "Books 2")).run()
     }
 
     @Test func eachKindIsFoundOnItsRecordOnly() throws {
@@ -76,9 +37,7 @@ import Testing
 
     /// The same store checked against its own version meets nothing.
     @Test func theSameVersionMeetsNoProblem() throws {
-        let oldPath = try directory.write(Self.old, to: "Same.xcdatamodel/contents")
-        _ = try check()
-        let reader = try CoreDataStoreReader(path: directory.url.appendingPathComponent("Books.sqlite").path, model: oldPath)
+        let reader = try CoreDataStoreReader(path: Self.store, model: Self.bundle)
         let report = try MigrationCheck(store: reader, new: reader.model).run()
         #expect(report.failures == 0 && report.problems.isEmpty)
         #expect(report.text.contains("meets no problem"))

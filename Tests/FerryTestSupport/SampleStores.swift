@@ -14,6 +14,26 @@ public enum SampleStores {
         try brewGuide(samples.appendingPathComponent("brewguide/BrewGuide.store").path)
     }
 
+    /// The migration check's fixture (`Tests/Fixtures/MigrationCheck`): a store of `Books`'s
+    /// first version with one record of each kind its second version cannot take, beside records
+    /// that pass. The models are written by hand; the store is made from the first.
+    public static func migrationCheck(_ folder: URL) throws {
+        let model = try ModelParser().parse(contentsOf: folder.appendingPathComponent("Books.xcdatamodeld/Books.xcdatamodel/contents").path,
+                                            versionName: "Books")
+        let path = folder.appendingPathComponent("Books.sqlite").path
+        fresh(path)
+        let builder = try CoreDataStoreBuilder(path: path, model: model, identifiers: ["v1"])
+        let shelf = try builder.insert("Shelf", ["label": "A"])
+        _ = try builder.insert("Book", ["title": "Fine", "pages": 300, "isbn": "1", "edition": "2", "shelf": shelf])
+        _ = try builder.insert("Book", ["pages": 12, "isbn": "2", "edition": "3", "shelf": shelf])                      // no title
+        _ = try builder.insert("Book", ["title": "Long", "pages": 1200, "isbn": "3", "shelf": shelf])                  // too many pages
+        _ = try builder.insert("Book", ["title": "Twin", "pages": 20, "isbn": "1", "shelf": shelf])                   // Fine's isbn
+        _ = try builder.insert("Book", ["title": "Loose", "pages": 40, "isbn": "4"])                                 // no shelf
+        _ = try builder.insert("Book", ["title": "Odd", "pages": 50, "isbn": "5", "edition": "first", "shelf": shelf])  // not a number
+        _ = try builder.insert("Book", ["title": "Huge", "pages": 60, "isbn": "6", "edition": "70000", "shelf": shelf]) // past Int16
+        try builder.finish()
+    }
+
     static func fresh(_ path: String) {
         for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
     }

@@ -1,11 +1,14 @@
 import FerryTestSupport
 import Foundation
 
-// Rewrites the sample stores in Samples/ (`make samples`). The JSON samples and the .molten
+// Rewrites the sample stores in Samples/ and the migration check's fixture store (`make samples`). The JSON samples and the .molten
 // export are written by hand and not touched.
 do {
     try SampleStores.writeAll(into: TestPaths.samples, formats: TestPaths.formats)
     print("wrote the sample stores under \(TestPaths.samples.path)")
+    let fixture = TestPaths.packageRoot.appendingPathComponent("Tests/Fixtures/MigrationCheck")
+    try SampleStores.migrationCheck(fixture)
+    print("wrote the migration check's store under \(fixture.path)")
 } catch {
     FileHandle.standardError.write(Data("make-sample-stores: \(error)\n".utf8))
     exit(1)
