@@ -14,11 +14,7 @@ public struct ModelXMLWriter: Sendable {
         root["documentVersion"] = root["documentVersion"] ?? "1.0"
         lines.append("<model\(Self.attributes(root.sorted { $0.key < $1.key }))>")
         for entity in model.entities { lines += self.entity(entity) }
-        for request in model.fetchRequests {
-            let pairs = [("name", request.name), ("entity", request.entity), ("predicateString", request.predicate)]
-                .compactMap { key, value in value.map { (key, $0) } } + request.settings.sorted { $0.key < $1.key }
-            lines.append("    <fetchRequest\(Self.attributes(pairs))/>")
-        }
+        for request in model.fetchRequests { lines.append("    <fetchRequest\(Self.attributes(request))/>") }
         for configuration in model.configurations {
             var pairs = [("name", configuration.name)]
             if configuration.usedWithCloudKit { pairs.append(("usedWithCloudKit", "YES")) }
@@ -86,11 +82,7 @@ public struct ModelXMLWriter: Sendable {
                                                    ("syncable", property.isSyncable.map(Self.yesNo))]
             attributes += property.otherAttributes.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
             lines.append("        <fetchedProperty\(Self.attributes(attributes))>")
-            if let request = property.fetchRequest {
-                let pairs = [("name", request.name), ("entity", request.entity), ("predicateString", request.predicate)]
-                    .compactMap { key, value in value.map { (key, $0) } } + request.settings.sorted { $0.key < $1.key }
-                lines.append("            <fetchRequest\(Self.attributes(pairs))/>")
-            }
+            if let request = property.fetchRequest { lines.append("            <fetchRequest\(Self.attributes(request))/>") }
             lines += userInfo(property.userInfo, indent: "            ")
             lines.append("        </fetchedProperty>")
         }
@@ -170,6 +162,11 @@ public struct ModelXMLWriter: Sendable {
         return ["\(indent)<userInfo>"]
             + info.sorted { $0.key < $1.key }.map { "\(indent)    <entry\(Self.attributes([("key", $0.key), ("value", $0.value)]))/>" }
             + ["\(indent)</userInfo>"]
+    }
+
+    private static func attributes(_ request: FetchRequestDescription) -> String {
+        attributes([("name", request.name), ("entity", request.entity), ("predicateString", request.predicate)]
+            + request.settings.sorted { $0.key < $1.key }.map { ($0.key, Optional($0.value)) })
     }
 
     private static func yes(_ flag: Bool) -> String? { flag ? "YES" : nil }
