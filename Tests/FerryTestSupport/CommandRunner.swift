@@ -6,6 +6,8 @@ public struct CommandResult: Sendable {
     public var stdout: String
     public var stderr: String
     public var stdoutData: Data
+    /// It was ended by a signal it did not handle: a crash (a trap, a fatal error).
+    public var crashed = false
 }
 
 /// Runs the built `ferry` (or any program) and captures its output, as a user's shell would.
@@ -53,10 +55,10 @@ public enum CommandRunner {
         group.wait()
         process.waitUntilExit()
         return CommandResult(status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
-                             stderr: String(decoding: errorData.data, as: UTF8.self), stdoutData: outputData)
+                             stderr: String(decoding: errorData.data, as: UTF8.self), stdoutData: outputData,
+                             crashed: process.terminationReason == .uncaughtSignal)
     }
 
-    /// Whether a program is on PATH.
     /// Runs ferry and kills it (SIGKILL) after `delay` seconds, as a crash or a power cut would.
     /// - Returns: whether it was still running when killed.
     @discardableResult
@@ -73,6 +75,7 @@ public enum CommandRunner {
         return killed
     }
 
+    /// Whether a program is on PATH.
     public static func isAvailable(_ program: String) -> Bool {
         (try? run("/usr/bin/env", ["which", program]).status) == 0
     }

@@ -6,9 +6,13 @@ public enum CoreDataDate {
     /// 2001-01-01 minus 1970-01-01, in seconds.
     public static let referenceOffset: Double = 978_307_200
 
+    /// The seconds of 0001-01-01 and of 9999-12-31T23:59:59 since 1970: dates outside are no
+    /// real app's data (a damaged value) and come out as their raw number, marked.
+    static let representable: ClosedRange<Double> = -62_135_596_800...253_402_300_799
+
     public static func iso8601(secondsSince2001 seconds: Double) -> String {
-        guard seconds.isFinite else { return "\(seconds)" }
         let unix = seconds + referenceOffset
+        guard seconds.isFinite, representable.contains(unix) else { return "out of range: \(seconds) seconds since 2001" }
         var whole = unix.rounded(.down)
         var micros = Int(((unix - whole) * 1_000_000).rounded())
         if micros == 1_000_000 { whole += 1; micros = 0 }

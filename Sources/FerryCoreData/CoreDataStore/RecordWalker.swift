@@ -44,14 +44,25 @@ struct RecordWalker {
         let sql = "SELECT \(columns.map(quote).joined(separator: ", ")) FROM \(quote(table)) WHERE Z_ENT = ? ORDER BY Z_PK"
         let rows = try Row.fetchCursor(db, sql: sql, arguments: [number])
         while let row = try rows.next() {
-            let primaryKey: Int64 = row[0]
+            guard let primaryKey = StoreValue.integer(row[0]) else {
+                throw CoreDataReadError(.corruptStore("table \(table), a row of entity \(entity.entity.name): Z_PK \(row[0] as DatabaseValue) is not an integer"),
+                                        file: reader.path)
+            }
             var values = JSONObject()
             for (index, (attribute, _)) in attributes.enumerated() {
                 values[attribute.name] = decoder.decode(row[index + 1] as DatabaseValue, as: attribute, entity: entity.entity.name)
             }
             for key in foreignKeys {
-                guard let target: Int64 = row[key.column] else { values[key.name] = .null; continue }
-                let targetNumber: Int? = key.entityColumn.flatMap { row[$0] }
+                let stored: DatabaseValue = row[key.column]
+                guard let target = StoreValue.integer(stored) else {
+                    guard stored.isNull else {
+                        throw CoreDataReadError(.corruptStore("table \(table), column \(columns[key.column]), Z_PK \(primaryKey): \(stored) is not a row number"),
+                                                file: reader.path)
+                    }
+                    values[key.name] = .null
+                    continue
+                }
+                let targetNumber = key.entityColumn.flatMap { StoreValue.integer(row[$0]) }.flatMap { Int(exactly: $0) }
                 values[key.name] = .string(identifier(of: target, entityNumber: targetNumber, fallback: key.destination))
             }
             for relationship in toMany {
