@@ -43,11 +43,12 @@ final class ProgressTally: @unchecked Sendable {
         report(BundleProgress(stage: stage, done: 0, total: total))
     }
 
+    /// Reported under the lock: threads adding side by side would otherwise report their counts
+    /// out of order, and progress would seem to go back.
     func add(_ count: Int64) {
-        let progress = lock.withLock {
+        lock.withLock {
             done += count
-            return BundleProgress(stage: stage, done: done, total: max(total, done))
+            report(BundleProgress(stage: stage, done: done, total: max(total, done)))
         }
-        report(progress)
     }
 }
