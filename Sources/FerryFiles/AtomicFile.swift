@@ -22,7 +22,7 @@ public struct AtomicFile {
         temporaryPath = FileSync.temporaryPath(beside: path)
         guard FileManager.default.createFile(atPath: temporaryPath, contents: nil, attributes: [.posixPermissions: 0o644]),
               let handle = FileHandle(forWritingAtPath: temporaryPath) else {
-            throw OutputError(path: path, reason: "cannot create a file in \(url.deletingLastPathComponent().path) (\(String(cString: strerror(errno))))")
+            throw OutputError(path: path, reason: "cannot create a file in \(url.deletingLastPathComponent().path) (\(FileSync.lastError()))")
         }
         self.handle = handle
     }

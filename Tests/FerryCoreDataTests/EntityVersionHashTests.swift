@@ -1,4 +1,5 @@
 import FerryCoreData
+import FerryJSON
 import FerryModel
 import FerryTestSupport
 import Foundation
@@ -55,7 +56,7 @@ struct EntityVersionHashTests {
                 <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">\(entityXML)</model>
                 """
             let model = try ModelParser().parse(data: Data(xml.utf8), file: "contents")
-            return EntityVersionHash.hex(try #require(model.entity(named: "User").map { EntityVersionHash.hash(of: $0, in: model) }))
+            return Hex.lowercase(try #require(model.entity(named: "User").map { EntityVersionHash.hash(of: $0, in: model) }))
         }
         let user = """
             <entity name="User" representedClassName="User" syncable="YES">

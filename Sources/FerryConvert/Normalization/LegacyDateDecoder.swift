@@ -32,7 +32,7 @@ public struct LegacyDateDecoder: Sendable {
             return unixSeconds(number: raw)
         case .string(let text):
             let trimmed = text.trimmingCharacters(in: .whitespaces)
-            if let iso = Self.iso8601(trimmed) { return iso }
+            if let iso = CanonicalTime.unixSeconds(trimmed) { return iso }
             if let raw = Double(trimmed) { return unixSeconds(number: raw) }
             return nil
         default:
@@ -51,10 +51,5 @@ public struct LegacyDateDecoder: Sendable {
             if Self.plausible.contains(raw + Self.referenceOffset) { return raw + Self.referenceOffset }
             return raw
         }
-    }
-
-    /// ISO 8601 (`2025-10-20T08:30:00Z`, `…+02:00`, `…T08:30:00.123`, no zone = UTC) or `YYYY-MM-DD`.
-    public static func iso8601(_ text: String) -> Double? {
-        CanonicalTime.unixSeconds(text)
     }
 }

@@ -53,7 +53,6 @@ public struct MigrationCheck {
 
 /// What one entity's records are checked for, worked out once from the two versions.
 struct EntityPlan {
-    let old: EntityDescription
     let new: EntityDescription
     /// (new attribute, the old attribute it comes from, or nil when it is new)
     var attributes: [(new: AttributeDescription, old: AttributeDescription?)] = []
@@ -62,7 +61,6 @@ struct EntityPlan {
     var constraints: [[String]] = []
 
     init(old: EntityDescription, new: EntityDescription, oldModel: DataModel, newModel: DataModel) {
-        self.old = old
         self.new = new
         let oldAttributes = oldModel.allAttributes(of: old)
         for attribute in newModel.allAttributes(of: new) where !attribute.isTransient && !attribute.isDerived {

@@ -1,3 +1,5 @@
+import FerryJSON
+
 /// The JSON document `ferry inspect --format json` prints for a model.
 /// Its schema is `Formats/json/inspect-model.schema.json`.
 public struct ModelDocument: Sendable, Encodable {
@@ -37,7 +39,7 @@ public struct ModelDocument: Sendable, Encodable {
         usedWithCloudKit = model.usedWithCloudKit
         versionIdentifier = model.versionIdentifier
         entities = model.entities.filter { entityName == nil || $0.name == entityName }
-        versionHashes = EntityVersionHash.hashes(of: model).mapValues(EntityVersionHash.hex)
+        versionHashes = EntityVersionHash.hashes(of: model).mapValues { Hex.lowercase($0) }
         fetchRequests = model.fetchRequests
         configurations = model.configurations
         composites = model.composites

@@ -1,3 +1,5 @@
+import FerryJSON
+
 /// The human-readable `ferry inspect` output: a header, then a table per entity.
 public struct ModelTextRenderer: Sendable {
     /// Show each entity's version hash under its heading.
@@ -13,7 +15,7 @@ public struct ModelTextRenderer: Sendable {
         for entity in model.entities where entityName == nil || entity.name == entityName {
             lines.append("")
             var table = render(entity, in: model)
-            if let hash = hashes[entity.name] { table.insert("  version hash \(EntityVersionHash.hex(hash))", at: 1) }
+            if let hash = hashes[entity.name] { table.insert("  version hash \(Hex.lowercase(hash))", at: 1) }
             lines += table
         }
         if entityName == nil {

@@ -27,7 +27,7 @@ public struct StoreRestore: Sendable {
         }
         guard FileManager.default.fileExists(atPath: source) else { throw StoreError(.backup("no such backup: \(source)"), path: store) }
         _ = try UntrustedStore.check(source)
-        let temporary = StoreFiles.temporaryName(beside: store, purpose: "restore")
+        let temporary = FileSync.temporaryPath(beside: store, purpose: "restore")
         var published = false
         defer { if !published { FileSync.removeDatabase(temporary) } }
         let counts = try StoreFiles.verifiedCopy(source, to: temporary, reportingAs: store)
@@ -49,14 +49,9 @@ public struct StoreRestore: Sendable {
     }
 }
 
-/// File moves shared by restore and import: temporary names, verified copies, recovery of
+/// File moves shared by restore and import: verified copies, recovery of
 /// unfinished transactions, publishing by rename.
 public enum StoreFiles {
-    /// A hidden name in the store's folder, so that a rename onto the store stays on one file system.
-    public static func temporaryName(beside store: String, purpose: String) -> String {
-        FileSync.temporaryPath(beside: store, purpose: purpose)
-    }
-
     /// Copies a store through SQLite's backup API, checks the copy and flushes it.
     /// - Returns: the copy's rows per table.
     static func verifiedCopy(_ source: String, to destination: String, reportingAs store: String) throws -> [String: Int] {

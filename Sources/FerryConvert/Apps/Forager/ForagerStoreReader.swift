@@ -94,18 +94,16 @@ struct ForagerStoreReader {
 
     private func weeklyList(_ record: CoreDataRecord) throws {
         var (project, fields) = try startProject(record, kind: "grocery-list")
-        let id = project.id
         project.notes = try fields.string("notes")
         if let completed = try fields.bool("isCompleted") { project.status = completed ? "completed" : "open" }
         created(try fields.date("dateCreated"), &project.createdAt, &project.modifiedAt, table: "project")
         project.materials = try lines(fields.children(["items"], entity: "GroceryListItem", ownerKey: record.id, resolver: index),
-                                      ownerID: id, entity: "GroceryListItem", backLink: "weeklyList")
+                                      ownerID: project.id, entity: "GroceryListItem", backLink: "weeklyList")
         finish(&project, fields.extras, entity: record.entity)
     }
 
     private func groceryItem(_ record: CoreDataRecord) throws {
         var (project, fields) = try startProject(record, kind: "grocery-item")
-        let id = project.id
         project.category = try fields.string("category")
         created(try fields.date("dateCreated"), &project.createdAt, &project.modifiedAt, table: "project")
         finish(&project, fields.extras, entity: record.entity)
@@ -113,7 +111,6 @@ struct ForagerStoreReader {
 
     private func mealPlan(_ record: CoreDataRecord) throws {
         var (project, fields) = try startProject(record, kind: "meal-plan")
-        let id = project.id
         project.startAt = try fields.date("startDate")
         project.completedAt = try fields.date("completedDate")
         if try fields.bool("isCompleted") == true { project.status = "completed" } else if try fields.bool("isActive") == true { project.status = "active" }
@@ -121,7 +118,7 @@ struct ForagerStoreReader {
         for (position, child) in try fields.children(["plannedMeals"], entity: "PlannedMeal", ownerKey: record.id, resolver: index).enumerated() {
             var meal = child
             let legacyID = try meal.uuid("id")
-            var step = ProjectStep(id: StableID.make("forager", id, "PlannedMeal", legacyID ?? String(position)), position: position)
+            var step = ProjectStep(id: StableID.make("forager", project.id, "PlannedMeal", legacyID ?? String(position)), position: position)
             step.kind = try meal.string("mealType")
             step.title = step.kind
             step.dueAt = try meal.date("date")

@@ -26,7 +26,6 @@ extension RootsNormalizer {
     func semester(_ fields: FieldReader, time: String, isAppSelection: (String) -> Bool) throws {
         var fields = fields
         var project = try newProject(&fields, entity: "Semester", kind: "semester", time: time)
-        let id = project.id
         project.startAt = try fields.date("startDate")
         project.endAt = try fields.date("endDate")
         project.category = try fields.string("semesterTerm")
@@ -40,7 +39,7 @@ extension RootsNormalizer {
         context.report.synthesized(table: "project", field: "title", from: "semester term and start year (semesters have no title)")
         try recordTimes(&fields, &project.createdAt, &project.modifiedAt, table: "project")
         var extras = fields.extras
-        if isAppSelection(id) { extras["currentSemesterId"] = true }
+        if isAppSelection(project.id) { extras["currentSemesterId"] = true }
         finish(extras, entity: "Semester", &project, keyPath: \.extras)
         context.batch.projects.append(project)
     }
@@ -48,7 +47,6 @@ extension RootsNormalizer {
     func course(_ fields: FieldReader, time: String) throws {
         var fields = fields
         var project = try newProject(&fields, entity: "Course", kind: "course", time: time)
-        let id = project.id
         project.parentID = try fields.uuid("semesterId", "semester")
         project.title = try fields.string("title") ?? ""
         project.code = try fields.string("code")
@@ -56,7 +54,7 @@ extension RootsNormalizer {
         project.isArchived = try fields.bool("isArchived") ?? false
         project.notes = try fields.string("notes")
         project.deletedAt = try fields.date("deletedAt")
-        project.attachments = try attachments(&fields, key: "attachments", ownerID: id)
+        project.attachments = try attachments(&fields, key: "attachments", ownerID: project.id)
         try recordTimes(&fields, &project.createdAt, &project.modifiedAt, table: "project")
         finish(fields.extras, entity: "Course", &project, keyPath: \.extras)
         context.batch.projects.append(project)
@@ -65,7 +63,6 @@ extension RootsNormalizer {
     func outlineNode(_ fields: FieldReader, time: String) throws {
         var fields = fields
         var project = try newProject(&fields, entity: "CourseOutlineNode", kind: "outline-node", time: time)
-        let id = project.id
         let course = try fields.uuid("courseId")
         project.parentID = try fields.uuid("parentId") ?? course
         project.title = try fields.string("title") ?? ""

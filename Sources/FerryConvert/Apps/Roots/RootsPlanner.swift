@@ -23,7 +23,6 @@ extension RootsNormalizer {
         var fields = fields
         let file = fields.location.file
         var project = try newProject(&fields, entity: kind == "study-session" ? "StoredScheduledSession" : "StoredOverflowSession", kind: kind, time: time)
-        let id = project.id
         project.parentID = try fields.uuid("assignmentId")
         project.title = try fields.string("title") ?? ""
         project.position = try fields.integer("sessionIndex").map { Int($0) }
@@ -46,7 +45,6 @@ extension RootsNormalizer {
         try eachObject(try top.array("plans") ?? [], file: file, under: "plans") { fields, _ in
             var fields = fields
             var project = try newProject(&fields, entity: "AssignmentPlan", kind: "study-plan", time: time)
-            let id = project.id
             project.parentID = try fields.requiredUUID("assignmentId")
             let version = try fields.integer("version")
             project.title = "Study plan" + (version.map { " v\($0)" } ?? "")
@@ -59,7 +57,7 @@ extension RootsNormalizer {
                 guard let object = value.object else {
                     throw fields.error(.wrongType(expected: "an object", found: value.shortDescription), "steps[\(index)]")
                 }
-                project.steps.append(try planStep(fields.nested(object, field: "steps[\(index)]"), index: index, planID: id))
+                project.steps.append(try planStep(fields.nested(object, field: "steps[\(index)]"), index: index, planID: project.id))
             }
             project.steps.sort { $0.position < $1.position }
             var extras = fields.extras

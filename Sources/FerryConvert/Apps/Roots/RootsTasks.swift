@@ -24,7 +24,6 @@ extension RootsNormalizer {
         var fields = fields
         let file = fields.location.file
         var project = try newProject(&fields, entity: "AppTask", kind: "assignment", time: time)
-        let id = project.id
         project.title = try fields.requiredString("title")
         project.parentID = try fields.uuid("courseId", "course")
         let type = try fields.string("type").map { Self.taskTypes.normalize($0, file: file, field: "type", report: context.report) }
@@ -53,7 +52,7 @@ extension RootsNormalizer {
         project.gradePossible = try fields.double("gradePossiblePoints")
         project.gradeEarned = try fields.double("gradeEarnedPoints")
         project.notes = try fields.string("notes")
-        project.attachments = try attachments(&fields, key: "attachments", ownerID: id)
+        project.attachments = try attachments(&fields, key: "attachments", ownerID: project.id)
         try recordTimes(&fields, &project.createdAt, &project.modifiedAt, table: "project")
         var extras = fields.extras
         // The day the task is due on, as stored, when a time of day was added to it.

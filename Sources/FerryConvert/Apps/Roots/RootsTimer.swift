@@ -12,7 +12,6 @@ extension RootsNormalizer {
         try eachObject(try top.array("collections") ?? [], file: file, under: "collections") { fields, _ in
             var fields = fields
             var project = try newProject(&fields, entity: "ActivityCollection", kind: "activity-collection", time: time)
-            let id = project.id
             project.title = try fields.string("name") ?? ""
             syntheticTimes("project", file: file)
             finish(fields.extras, entity: "ActivityCollection", &project, keyPath: \.extras)
@@ -39,9 +38,7 @@ extension RootsNormalizer {
     /// A timer activity: a project under its course (or assignment).
     func activity(_ fields: FieldReader, time: String) throws {
         var fields = fields
-        let file = fields.location.file
         var project = try newProject(&fields, entity: "TimerActivity", kind: "activity", time: time)
-        let id = project.id
         project.title = try fields.string("name") ?? ""
         project.parentID = try fields.uuid("courseID") ?? fields.uuid("courseId") ?? fields.uuid("assignmentId")
         project.category = try fields.string("studyCategory")

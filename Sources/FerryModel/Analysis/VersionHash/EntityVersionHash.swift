@@ -26,11 +26,6 @@ public enum EntityVersionHash {
         return hash(of: entity, in: model, memo: &memo)
     }
 
-    /// The hex text of a hash, as `inspect` shows it.
-    public static func hex(_ hash: [UInt8]) -> String {
-        Hex.lowercase(hash)
-    }
-
     private static func hash(of entity: EntityDescription, in model: DataModel, memo: inout [String: [UInt8]]) -> [UInt8] {
         if let known = memo[entity.name] { return known }
         // A cycle of parents (a damaged file) ends here rather than recursing forever.
