@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "FerryFiles"),
 
         // Model: parse, resolve versions, lint and diff Core Data model files.
-        .target(name: "FerryModel", dependencies: ["FerryJSON", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "FerryModel", dependencies: ["FerryJSON", "FerryFiles", .product(name: "Crypto", package: "swift-crypto")]),
 
         // zlib, for the raw DEFLATE of Core Data's model cache.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -111,7 +111,7 @@ let package = Package(
         .testTarget(name: "FerryModelTests", dependencies: ["FerryModel", "FerryJSON", "FerryTestSupport"], exclude: ["Fixtures", "Expected"]),
         .testTarget(
             name: "FerryCoreDataTests",
-            dependencies: ["FerryCoreData", "FerryModel", "FerryJSON", "FerryTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["FerryCoreData", "FerryModel", "FerryJSON", "FerryFiles", "FerryTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "FerryStoreTests",

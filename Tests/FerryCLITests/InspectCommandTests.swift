@@ -42,6 +42,12 @@ import Testing
         #expect(again.stdout.contains("version hash 6b31f4e97b691d16c4c820bae55f89408d47013bd42151ecfde1eac7fe4be798"))
         let twice = try ferry("decompile", momd, "-o", output)
         #expect(twice.status != 0 && twice.stderr.contains("it exists"), "\(twice.stderr)")
+        let missing = directory.url.appendingPathComponent("no-such-folder/Model.xcdatamodeld").path
+        let nowhere = try ferry("decompile", momd, "-o", missing)
+        #expect(nowhere.status == 73 && nowhere.stderr.contains("does not exist or is not writable"), "\(nowhere.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: (missing as NSString).deletingLastPathComponent))
+        let storeHashes = try ferry("inspect", "Samples/molten/Molten.sqlite", "--hashes")
+        #expect(storeHashes.status == 64 && storeHashes.stderr.contains("--hashes is for models"))
         let source = try ferry("decompile", "Formats/legacy/Molten.xcdatamodeld", "-o", output + "2.xcdatamodeld")
         #expect(source.status == 64 && source.stderr.contains("is not a compiled model"), "\(source.stderr)")
     }

@@ -1,4 +1,5 @@
 import FerryCoreData
+import FerryFiles
 import FerryModel
 import FerryTestSupport
 import Foundation
@@ -49,7 +50,7 @@ import Testing
             }
         }
         // Written once: the folder exists now, and is never overwritten.
-        #expect(throws: ModelError.self) { try ModelXMLWriter().writeBundle([], current: nil, to: written) }
+        #expect(throws: OutputError.self) { try ModelXMLWriter().writeBundle([], current: nil, to: written) }
     }
 
     /// Text that needs escaping survives the round trip.

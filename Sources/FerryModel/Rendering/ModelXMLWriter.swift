@@ -1,3 +1,4 @@
+import FerryFiles
 import Foundation
 
 /// Writes a model as Xcode's `contents` XML, so that a model known only compiled (decoded from
@@ -32,21 +33,24 @@ public struct ModelXMLWriter: Sendable {
     }
 
     /// Writes every version into a new `.xcdatamodeld` folder, naming the current one in
-    /// `.xccurrentversion`; an existing folder is refused.
+    /// `.xccurrentversion`: staged beside it, flushed, then renamed into place; an existing
+    /// folder is refused.
+    /// - Throws: `OutputError` naming the folder.
     public func writeBundle(_ versions: [(name: String, model: DataModel)], current: String?, to path: String) throws {
         guard !FileManager.default.fileExists(atPath: path) else {
-            throw ModelError(.unreadable(reason: "it exists; remove it or choose another name"), at: ModelLocation(file: path))
+            throw OutputError(path: path, reason: "it exists; remove it or choose another name")
         }
-        let temporary = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
-        let staging = (temporary as NSString).appendingPathComponent(".\((path as NSString).lastPathComponent).\(UUID().uuidString).partial")
+        let folder = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        guard FileManager.default.isWritableFile(atPath: folder) else {
+            throw OutputError(path: path, reason: "the folder \(folder) does not exist or is not writable")
+        }
+        let staging = FileSync.temporaryPath(beside: path)
         do {
-            for version in versions {
-                let folder = (staging as NSString).appendingPathComponent("\(version.name).xcdatamodel")
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-                try Data(contents(version.model).utf8).write(to: URL(fileURLWithPath: (folder as NSString).appendingPathComponent("contents")))
+            var files: [(path: String, text: String)] = versions.map { version in
+                ((staging as NSString).appendingPathComponent("\(version.name).xcdatamodel/contents"), contents(version.model))
             }
             if let current {
-                let plist = """
+                files.append(((staging as NSString).appendingPathComponent(".xccurrentversion"), """
                     <?xml version="1.0" encoding="UTF-8"?>
                     <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
                     <plist version="1.0">
@@ -56,13 +60,18 @@ public struct ModelXMLWriter: Sendable {
                     </dict>
                     </plist>
 
-                    """
-                try Data(plist.utf8).write(to: URL(fileURLWithPath: (staging as NSString).appendingPathComponent(".xccurrentversion")))
+                    """))
             }
-            guard rename(staging, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+            for file in files {
+                try FileManager.default.createDirectory(atPath: (file.path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try Data(file.text.utf8).write(to: URL(fileURLWithPath: file.path))
+                try FileSync.flush(file.path)
+            }
+            try FileSync.publish(staging, as: path)
         } catch {
             try? FileManager.default.removeItem(atPath: staging)
-            throw ModelError(.unreadable(reason: "cannot be written: \((error as NSError).localizedDescription)"), at: ModelLocation(file: path))
+            let reason = (error as? FileError)?.reason ?? (error as NSError).localizedDescription
+            throw OutputError(path: path, reason: "cannot be written: \(reason)")
         }
     }
 

@@ -36,6 +36,7 @@ extension Ferry {
 
         func run() throws {
             if StoreDetection.isSQLite(input.model) {
+                if hashes { throw ValidationError("--hashes is for models; a store's entity hashes are in its metadata, shown without it") }
                 let reader = try CoreDataStoreReader(path: input.model, model: model, version: input.versionName)
                 Console.warn(reader.notes)
                 let report = CoreDataStoreReport(reader)
