@@ -37,9 +37,19 @@ let corpusStores: [CorpusStore] = [
     CorpusStore(store: "\(plus)/SampleModel3/Fixtures/SampleModel3_V1.sqlite", model: "\(plus)/SampleModel3/SampleModel3.xcdatamodeld", expectedVersion: "SampleModel3"),
     CorpusStore(store: "06__bignerdranch__CoreDataStack/Sample Model/Deprecated/TestModel.sqlite", model: "06__bignerdranch__CoreDataStack/Sample Model/Deprecated/Sample.xcdatamodeld", expectedVersion: "TestModel"),
 ]
+private let wire = "19__wireapp__wire-ios-data-model"
+
+/// Wire's stores, saved by four of the 90 versions of its model: sibling sub-entities sharing
+/// column names, join-table column suffixes, `Z<n>_` entity columns, ordered relationships.
+let wireStores: [CorpusStore] = [("2-3", "2.3"), ("2-21-1", "2.21.1"), ("2-40-0", "2.39.0"), ("2-60-0", "2.60.0")].map {
+    CorpusStore(store: "\(wire)/Tests/Resources/store\($0.0).wiredatabase", model: "\(wire)/Resources/zmessaging.xcdatamodeld",
+                expectedVersion: "zmessaging\($0.1)")
+}
 
 /// Every SQLite store in the corpus, found on disk rather than listed, so that new ones are covered.
-let allCorpusStorePaths = TestPaths.files(under: TestPaths.corpus.appendingPathComponent("coredata-sqlite")) { $0.hasSuffix(".sqlite") }
+let allCorpusStorePaths = TestPaths.files(under: TestPaths.corpus.appendingPathComponent("coredata-sqlite")) {
+    $0.hasSuffix(".sqlite") || $0.hasSuffix(".wiredatabase") || $0.hasSuffix(".store")
+}
 
 /// A writable copy of a store and its sidecars, so that a careless write would succeed and be seen.
 func writableCopy(of storePath: String, into directory: TemporaryDirectory) throws -> String {

@@ -96,11 +96,11 @@ public final class CoreDataStoreReader: @unchecked Sendable {
         schemaSource = resolved.source
         versionMatch = resolved.match
         var notes = resolved.notes
-        mapping = CoreDataStoreMapping(model: model, schema: schema)
+        mapping = CoreDataStoreMapping(model: model, schema: schema, frameworkVersion: metadata.frameworkVersion.flatMap { Int($0) })
         if case .model = schemaSource, !mapping.problems.isEmpty {
             throw CoreDataReadError(.modelMismatch(mapping.problems.prefix(6).joined(separator: "; ")), file: path)
         }
-        notes += mapping.problems
+        notes += mapping.problems + mapping.unexplained
         self.notes = notes
     }
 

@@ -49,6 +49,24 @@ public struct CoreDataStoreSchema: Sendable {
     /// Tables Core Data keeps for itself rather than for entities.
     static let bookkeepingTables: Set<String> = ["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"]
 
+    /// What made a table that is not an entity's or a join table: Core Data's bookkeeping, a
+    /// store option (persistent history, CloudKit mirroring), an R-tree fetch index, SQLite.
+    public enum TableKind: Sendable, Equatable {
+        case bookkeeping, persistentHistory, cloudKitMirroring, rtreeIndex, sqliteInternal
+        /// An entity or join table, or a table no Core Data model made.
+        case other
+
+        public init(_ name: String) {
+            let upper = name.uppercased()
+            if CoreDataStoreSchema.bookkeepingTables.contains(upper) { self = .bookkeeping }
+            else if ["ACHANGE", "ATRANSACTION", "ATRANSACTIONSTRING"].contains(upper) { self = .persistentHistory }
+            else if upper.hasPrefix("ANSCK") { self = .cloudKitMirroring }
+            else if upper.hasPrefix("Z_RT_") { self = .rtreeIndex }
+            else if upper.hasPrefix("SQLITE_") { self = .sqliteInternal }
+            else { self = .other }
+        }
+    }
+
     /// - Throws: `CoreDataReadError` when the file is SQLite but not a Core Data store.
     static func read(_ db: Database, file: String) throws -> CoreDataStoreSchema {
         let names = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")

@@ -80,8 +80,7 @@ struct RecordWalker {
         case .inverseForeignKey(let table, let column, let order):
             try loadIdentifiers(table: table, db: db)
             sql = "SELECT Z_PK, Z_ENT FROM \(quote(table)) WHERE \(quote(column)) = ? ORDER BY \(order.map(quote) ?? "Z_PK"), Z_PK"
-        case .joinTable(let table, let sourceColumn, let destinationColumn, let order):
-            guard let destinationTable = destinationTable(ofJoin: table, column: destinationColumn) else { return [] }
+        case .joinTable(let table, let sourceColumn, let destinationColumn, let order, let destinationTable):
             try loadIdentifiers(table: destinationTable, db: db)
             sql = """
                 SELECT j.\(quote(destinationColumn)), d.Z_ENT FROM \(quote(table)) j \
@@ -94,13 +93,6 @@ struct RecordWalker {
         return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: [source]).map { row in
             identifier(of: row[0], entityNumber: row[1], fallback: nil)
         }
-    }
-
-    /// The table of the entity whose keys a join-table column holds (`Z_2BOOKS` holds entity 2's).
-    private func destinationTable(ofJoin table: String, column: String) -> String? {
-        guard let match = column.firstMatch(of: /^Z_([0-9]+)/), let number = Int(match.1),
-              let mapping = reader.mapping.entity(number: number) else { return nil }
-        return mapping.table
     }
 
     private func identifier(of primaryKey: Int64, entityNumber: Int?, fallback: String?) -> String {

@@ -22,7 +22,7 @@ enum SchemaInference {
             guard let table = schema.table(named: "Z" + root.name.uppercased()) else { continue }
             var attributes: [AttributeDescription] = []
             var relationships: [RelationshipDescription] = []
-            for column in table.columns where CoreDataStoreShape.isModelColumn(column.name.uppercased()) && column.name.hasPrefix("Z") {
+            for column in table.columns where isModelColumn(column.name.uppercased()) && column.name.hasPrefix("Z") {
                 let name = String(column.name.dropFirst()).lowercased()
                 let indexed = schema.indexNames.contains("\(table.name)_\(column.name)_INDEX")
                 if column.declaredType == "INTEGER", indexed, let destination = destination(named: name, among: entries) {
@@ -101,5 +101,10 @@ enum SchemaInference {
         if first.name != second.name || parsed[0].name != parsed[1].name {
             entities[second.name]?.relationships.append(backward)
         }
+    }
+
+    /// A column holding a property, not Core Data's bookkeeping (`Z_PK`, `Z_FOK_…`, `Z<n>_…`).
+    private static func isModelColumn(_ name: String) -> Bool {
+        !["Z_PK", "Z_ENT", "Z_OPT"].contains(name) && !name.hasPrefix("Z_FOK_") && name.range(of: "^Z[0-9]+[A-Z_]", options: .regularExpression) == nil
     }
 }

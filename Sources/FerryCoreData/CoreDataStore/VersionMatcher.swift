@@ -50,7 +50,10 @@ public struct VersionMatcher: Sendable {
 
     public func match(metadata: CoreDataStoreMetadata, schema: CoreDataStoreSchema, versions: [CandidateVersion]) -> VersionMatch {
         let storeShape = CoreDataStoreShape(schema: schema, savedEntities: Set(metadata.versionHashes.keys))
-        let comparisons = versions.map { version in (version, storeShape.differences(from: CoreDataStoreShape(expectedBy: version.model))) }
+        let framework = metadata.frameworkVersion.flatMap { Int($0) }
+        let comparisons = versions.map { version in
+            (version, storeShape.differences(from: CoreDataStoreShape(expectedBy: version.model, schema: schema, frameworkVersion: framework)))
+        }
         var notes: [String] = []
 
         if !metadata.versionHashes.isEmpty {
@@ -108,48 +111,36 @@ public struct VersionMatcher: Sendable {
     }
 }
 
-/// The entity tables with their columns, the join tables and the entity names, reduced to
-/// what a model determines: join tables by the pair of relationship names they hold (their
-/// `Z_<n>` numbers depend on the store), Core Data's own bookkeeping columns left out.
+/// The tables Core Data made for a model, with their columns, and the entity names, as a store
+/// has them or as ``CoreDataSQLLayout`` predicts them for a version (with the store's entity
+/// numbers). Join-table columns are compared without their numeric suffix, which a store migrated
+/// in place may hold in an older order (Photos).
 struct CoreDataStoreShape: Equatable {
     var tables: [String: Set<String>] = [:]
-    /// Each many-to-many as its two relationship names, sorted and joined: `AUTHORS|BOOKS`.
-    var joinTables: Set<String> = []
     var entityNames: Set<String> = []
 
     init(schema: CoreDataStoreSchema, savedEntities: Set<String>) {
         entityNames = savedEntities
-        for table in schema.tables where !CoreDataStoreSchema.bookkeepingTables.contains(table.name.uppercased()) {
-            let name = table.name.uppercased()
-            if name.hasPrefix("Z_") {
-                let keys = table.columns.map { $0.name.uppercased() }.filter { !$0.hasPrefix("Z_FOK_") }
-                    .map { $0.replacingOccurrences(of: "^Z_[0-9]+", with: "", options: .regularExpression) }
-                joinTables.insert(Self.pair(keys))
-            } else {
-                tables[name] = Set(table.columns.map { $0.name.uppercased() }.filter(Self.isModelColumn))
-            }
+        for table in schema.tables where CoreDataStoreSchema.TableKind(table.name) == .other {
+            add(table.name, columns: table.columns.map(\.name))
         }
     }
 
-    init(expectedBy model: DataModel) {
+    init(expectedBy model: DataModel, schema: CoreDataStoreSchema, frameworkVersion: Int?) {
         entityNames = Set(model.entities.map(\.name))
-        for entity in model.entities {
-            let root = model.entity(named: entity.rootEntityName) ?? entity
-            let table = CoreDataStoreLayout.tableName(root)
-            var columns = tables[table] ?? []
-            columns.formUnion(entity.attributes.filter(\.isStored).map { CoreDataStoreLayout.columnName($0.name) })
-            for relationship in entity.relationships where !relationship.isTransient {
-                let inverse = relationship.destinationEntity.flatMap(model.entity(named:)).flatMap { destination in
-                    relationship.inverseName.flatMap { name in model.allRelationships(of: destination).first { $0.name == name } }
-                }
-                if !relationship.isToMany {
-                    columns.insert(CoreDataStoreLayout.columnName(relationship.name))
-                } else if inverse?.isToMany ?? true {
-                    joinTables.insert(Self.pair([relationship.name.uppercased(), (inverse?.name ?? relationship.name).uppercased()]))
-                }
-            }
-            tables[table] = columns
-        }
+        let layout = CoreDataSQLLayout(model: model, numbers: CoreDataStoreMapping.entityNumbers(of: model, in: schema),
+                                       frameworkVersion: frameworkVersion)
+        for table in layout.tables { add(table.name, columns: table.columns.map(\.name)) }
+    }
+
+    private mutating func add(_ table: String, columns: [String]) {
+        let name = table.uppercased()
+        let join = name.hasPrefix("Z_")
+        tables[name] = Set(columns.map { $0.uppercased() }.filter { !["Z_PK", "Z_ENT", "Z_OPT"].contains($0) }.map { join ? Self.unsuffixed($0) : $0 })
+    }
+
+    static func unsuffixed(_ name: String) -> String {
+        String(name.dropLast(name.reversed().prefix { $0.isASCII && $0.isNumber }.count))
     }
 
     /// How this store shape differs from what a version expects, one line each.
@@ -165,21 +156,11 @@ struct CoreDataStoreShape: Equatable {
             default: break
             }
         }
-        for pair in expected.joinTables.subtracting(joinTables).sorted() { lines.append("join table for \(pair) is missing") }
-        for pair in joinTables.subtracting(expected.joinTables).sorted() { lines.append("join table for \(pair) is not in the model") }
         // Z_METADATA names the entities of the model that last saved the store.
         if !entityNames.isEmpty && entityNames != expected.entityNames {
             for name in expected.entityNames.subtracting(entityNames).sorted() { lines.append("entity \(name) is not in the store's metadata") }
             for name in entityNames.subtracting(expected.entityNames).sorted() { lines.append("entity \(name) of the store's metadata is not in the model") }
         }
         return lines
-    }
-
-    static func pair(_ names: [String]) -> String {
-        names.sorted().joined(separator: "|")
-    }
-
-    static func isModelColumn(_ name: String) -> Bool {
-        !["Z_PK", "Z_ENT", "Z_OPT"].contains(name) && !name.hasPrefix("Z_FOK_") && name.range(of: "^Z[0-9]+[A-Z_]", options: .regularExpression) == nil
     }
 }

@@ -110,7 +110,8 @@ private struct Reader {
         entity.isAbstract = flag("NSIsAbstract", of: reference)
         for pair in archive.field("NSProperties", of: reference).flatMap(archive.dictionaryPairs) ?? [] {
             switch archive.className(of: pair.value) {
-            case "NSAttributeDescription": entity.attributes.append(attribute(pair.value))
+            // A derived attribute is stored like any other (Photos Asset.derivedCameraCaptureDevice).
+            case "NSAttributeDescription", "NSDerivedAttributeDescription": entity.attributes.append(attribute(pair.value))
             case "NSRelationshipDescription": entity.relationships.append(relationship(pair.value))
             default: break
             }
