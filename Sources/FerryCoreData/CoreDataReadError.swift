@@ -36,6 +36,7 @@ public struct CoreDataReadError: Error, Sendable, CustomStringConvertible {
         case unknownEntity(String, available: [String])
         case badArchive(String)
         case badModel(String)
+        case noPersistentHistory
     }
 
     public var kind: Kind
@@ -61,6 +62,8 @@ public struct CoreDataReadError: Error, Sendable, CustomStringConvertible {
         case .unknownEntity(let name, let available): return "no entity \"\(name)\"; entities: \(available.joined(separator: ", "))"
         case .badArchive(let reason): return "keyed archive cannot be read: \(reason)"
         case .badModel(let reason): return "compiled model cannot be read: \(reason)"
+        case .noPersistentHistory:
+            return "the store keeps no persistent history (no ACHANGE and ATRANSACTION tables: history tracking was off when it was written)"
         }
     }
 

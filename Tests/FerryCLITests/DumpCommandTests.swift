@@ -161,3 +161,31 @@ private func snapshot(_ directory: URL) throws -> [String: Data] {
         #expect(result.status == 64)
     }
 }
+
+@Suite struct HistoryCommandTests {
+    private static let swiftDataStore = TestPaths.files(under: storesRoot) { $0 == "default.store" }.first!
+
+    @Test func dumpHistoryWritesOneLinePerChangeAndInspectCountsThem() throws {
+        let result = try CommandRunner.ferry(["dump", Self.swiftDataStore, "--history"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let directory = TemporaryDirectory()
+        let copy = try copyStore(Self.swiftDataStore, into: directory)
+        let changes = try DatabaseQueue(path: copy).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM ACHANGE") ?? 0 }
+        let lines = result.stdout.split(separator: "\n")
+        #expect(changes > 0 && lines.count == changes)
+        for line in lines {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            #expect(["insert", "update", "delete"].contains(object?["type"] as? String))
+            #expect(object?["entity"] is String && object?["transaction"] is [String: Any])
+        }
+        let inspect = try CommandRunner.ferry(["inspect", Self.swiftDataStore])
+        #expect(inspect.stdout.contains("persistent history: ") && inspect.stdout.contains("\(changes) changes"))
+    }
+
+    @Test func aStoreWithoutHistoryIsAnErrorWithExit65() throws {
+        let result = try CommandRunner.ferry(["dump", walStore, "--history"])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("keeps no persistent history"))
+        #expect(result.stdout.isEmpty)
+    }
+}

@@ -40,6 +40,8 @@ public struct CoreDataStoreReport: Sendable, Encodable {
     public var versionMatch: VersionMatch?
     public var entities: [Entity]
     public var tables: [Table]
+    /// Nil when the store keeps no persistent history.
+    public var history: PersistentHistory?
     public var notes: [String]
 
     public init(_ reader: CoreDataStoreReader) {
@@ -60,10 +62,15 @@ public struct CoreDataStoreReport: Sendable, Encodable {
         }
         tables = reader.schema.tables.map { Table(name: $0.name, rows: $0.rowCount, columns: $0.columns.map(\.name)) }
         notes = reader.notes
+        do {
+            history = try PersistentHistory.summary(of: reader)
+        } catch {
+            notes.append("the persistent history cannot be counted: \(error)")
+        }
     }
 
     enum CodingKeys: String, CodingKey {
-        case format, path, openMode, readsWriteAheadLog, metadata, schemaSource, schemaInferred, versionMatch, entities, tables, notes
+        case format, path, openMode, readsWriteAheadLog, metadata, schemaSource, schemaInferred, versionMatch, entities, tables, history, notes
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -78,6 +85,7 @@ public struct CoreDataStoreReport: Sendable, Encodable {
         try container.encode(versionMatch, forKey: .versionMatch)
         try container.encode(entities, forKey: .entities)
         try container.encode(tables, forKey: .tables)
+        try container.encode(history, forKey: .history)
         try container.encode(notes, forKey: .notes)
     }
 
@@ -106,6 +114,12 @@ public struct CoreDataStoreReport: Sendable, Encodable {
         }
         lines.append("")
         lines.append("tables: " + tables.map { "\($0.name) (\($0.rows))" }.joined(separator: ", "))
+        if let history {
+            let types = ["insert", "update", "delete"].compactMap { type in history.changeTypes[type].map { "\($0) \(type)s" } }
+                + history.changeTypes.filter { !["insert", "update", "delete"].contains($0.key) }.sorted { $0.key < $1.key }.map { "\($0.value) of \($0.key)" }
+            lines.append("persistent history: \(history.transactions) transactions, \(history.changes) changes"
+                         + (types.isEmpty ? "" : " (\(types.joined(separator: ", ")))") + "; `ferry dump --history` writes them")
+        }
         lines.append("entity version hashes:")
         for (entity, hash) in metadata.versionHashes.sorted(by: { $0.key < $1.key }) { lines.append("  \(entity) \(hash)") }
         return lines.joined(separator: "\n") + "\n"

@@ -9,13 +9,21 @@ import GRDB
 struct RecordWalker {
     let reader: CoreDataStoreReader
     var decoder: CoreDataValueDecoder
-    /// Root table → primary key → UUID text, for hierarchies with a unique `id`/`uuid` UUID attribute.
-    private var uuids: [String: [Int64: String]] = [:]
-    private var loadedTables: Set<String> = []
+    private var identifiers: RecordIdentifiers
 
     init(reader: CoreDataStoreReader) {
         self.reader = reader
         decoder = CoreDataValueDecoder(storePath: reader.path)
+        identifiers = RecordIdentifiers(reader: reader)
+    }
+
+    private mutating func loadIdentifiers(table: String, db: Database) throws {
+        try identifiers.load(table: table, db: db)
+        for (warning, count) in identifiers.takeWarnings() { decoder.warnings[warning, default: 0] += count }
+    }
+
+    private func identifier(of primaryKey: Int64, entityNumber: Int?, fallback: String?) -> String {
+        identifiers.identifier(of: primaryKey, entityNumber: entityNumber, fallback: fallback)
     }
 
     mutating func walk(_ entity: EntityMapping, db: Database, body: (CoreDataRecord) throws -> Void) throws {
@@ -91,47 +99,20 @@ struct RecordWalker {
             return []
         }
         return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: [source]).map { row in
-            identifier(of: row[0], entityNumber: row[1], fallback: nil)
-        }
-    }
-
-    private func identifier(of primaryKey: Int64, entityNumber: Int?, fallback: String?) -> String {
-        let mapping = entityNumber.flatMap { reader.mapping.entity(number: $0) }
-        if let table = mapping?.table ?? fallback.flatMap({ reader.mapping.entity(named: $0)?.table }),
-           let uuid = uuids[table]?[primaryKey] {
-            return uuid
-        }
-        let name = mapping?.entity.name ?? fallback ?? entityNumber.flatMap { reader.schema.entityEntry(number: $0)?.name } ?? "Object"
-        return "\(name)/p\(primaryKey)"
-    }
-
-    /// Loads `Z_PK → UUID` for a table whose hierarchy has an `id` or `uuid` UUID attribute;
-    /// values held by more than one row are left out (those rows get `<Entity>/p<Z_PK>`).
-    private mutating func loadIdentifiers(table: String, db: Database) throws {
-        guard loadedTables.insert(table).inserted else { return }
-        let columns = reader.mapping.entities.filter { $0.table == table }.flatMap { entity in
-            entity.attributes.filter { ["id", "uuid"].contains($0.attribute.name) && $0.attribute.type == .uuid }.compactMap(\.column)
-        }
-        guard let column = columns.first else { return }
-        var map: [Int64: String] = [:]
-        var seen: [String: Int] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT Z_PK, \(quote(column)) FROM \(quote(table)) WHERE \(quote(column)) IS NOT NULL") {
-            let value: DatabaseValue = row[1]
-            let text: String
-            switch value.storage {
-            case .blob(let data) where data.count == 16: text = UUIDText.uppercase(data)
-            case .string(let string): text = string.uppercased()
-            default: continue
+            guard let key = StoreValue.integer(row[0]) else {
+                throw CoreDataReadError(.corruptStore("\(Self.describe(storage)), row for Z_PK \(source): \(row[0] as DatabaseValue) is not a row number"),
+                                        file: reader.path)
             }
-            map[row[0]] = text
-            seen[text, default: 0] += 1
+            return identifier(of: key, entityNumber: StoreValue.integer(row[1]).flatMap { Int(exactly: $0) }, fallback: nil)
         }
-        let duplicates = Set(seen.filter { $0.value > 1 }.keys)
-        if !duplicates.isEmpty {
-            map = map.filter { !duplicates.contains($0.value) }
-            decoder.warnings["\(table).\(column): \(duplicates.count) UUID value(s) held by several rows; those rows are named <Entity>/p<Z_PK>", default: 0] += 1
+    }
+
+    private static func describe(_ storage: RelationshipStorage) -> String {
+        switch storage {
+        case .inverseForeignKey(let table, let column, _): return "table \(table), column Z_PK (pointed at by \(column))"
+        case .joinTable(let table, _, let column, _, _): return "table \(table), column \(column)"
+        default: return "a relationship"
         }
-        uuids[table] = map
     }
 
     private func quote(_ identifier: String) -> String {

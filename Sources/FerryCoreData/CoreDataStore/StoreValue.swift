@@ -28,6 +28,16 @@ enum StoreValue {
         }
     }
 
+    /// A number, or numeric text; nil otherwise.
+    static func real(_ value: DatabaseValue) -> Double? {
+        switch value.storage {
+        case .double(let number): return number
+        case .int64(let number): return Double(number)
+        case .string(let text): return Double(text.trimmingCharacters(in: .whitespaces))
+        case .blob, .null: return nil
+        }
+    }
+
     /// Bytes, or text's UTF-8 bytes; nil otherwise.
     static func data(_ value: DatabaseValue) -> Data? {
         switch value.storage {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FerryCoreData
+import FerryJSON
 import Foundation
 
 extension Ferry {
@@ -15,6 +16,7 @@ extension Ferry {
                 Examples:
                   ferry dump Model.sqlite --model Model.xcdatamodeld > records.ndjson
                   ferry dump Model.sqlite --entity Post --format json -o out/
+                  ferry dump Model.sqlite --history > changes.ndjson
                 """)
 
         @Argument(help: "The store: an SQLite file (its -wal, if any, is read too).", completion: .file())
@@ -37,14 +39,19 @@ extension Ferry {
                 completion: .directory)
         var output: String?
 
+        @Flag(help: "Write the store's persistent history instead: one object per change (type, entity, record, transaction author and time).")
+        var history = false
+
         func validate() throws {
             if versionName != nil && model == nil { throw ValidationError("--version needs --model") }
+            if history && (entity != nil || output != nil) { throw ValidationError("--history writes to standard output and takes no --entity") }
         }
 
         func run() throws {
             let reader = try CoreDataStoreReader(path: store, model: model, version: versionName)
             Console.warn(reader.notes)
             Console.error("ferry: schema from \(reader.schemaSource)" + (reader.versionMatch?.version.map { "; version \($0)" } ?? ""))
+            if history { return try writeHistory(reader) }
             let dump = CoreDataStoreDump(format: format.storeFormat, entity: entity)
             let result: (counts: [String: Int], warnings: [String: Int])
             if let output {
@@ -57,6 +64,22 @@ extension Ferry {
             }
             let total = result.counts.values.reduce(0, +)
             Console.error("ferry: \(total) records from \(result.counts.count) entities" + (output.map { " written to \($0)" } ?? ""))
+        }
+
+        private func writeHistory(_ reader: CoreDataStoreReader) throws {
+            var writer = JSONWriter(sortedKeys: true)
+            var count = 0
+            if format == .json { FileHandle.standardOutput.write(Data("{\"format\":\"ferry.history/1\",\"changes\":[".utf8)) }
+            try PersistentHistory.forEachChange(of: reader) { change in
+                writer.reset()
+                if format == .json && count > 0 { writer.appendRaw(",") }
+                writer.write(change)
+                if format == .ndjson { writer.appendNewline() }
+                FileHandle.standardOutput.write(Data(writer.bytes))
+                count += 1
+            }
+            if format == .json { FileHandle.standardOutput.write(Data("]}\n".utf8)) }
+            Console.error("ferry: \(count) changes of the persistent history")
         }
     }
 }
