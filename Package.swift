@@ -104,7 +104,7 @@ let package = Package(
         // Tests
         .target(
             name: "FerryTestSupport",
-            dependencies: ["FerryModel", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["FerryModel", "FerryCoreData", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/FerryTestSupport"
         ),
         .testTarget(name: "FerryJSONTests", dependencies: ["FerryJSON", "FerryTestSupport"]),

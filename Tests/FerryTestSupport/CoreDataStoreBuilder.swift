@@ -1,12 +1,13 @@
+import FerryCoreData
 import FerryModel
 import Foundation
 import GRDB
 
-/// Writes an SQLite file laid out as Core Data lays out a store for a model: `Z<ROOT>` tables
-/// with `Z_PK`, `Z_ENT`, `Z_OPT` and a `Z<NAME>` column per attribute and to-one relationship,
-/// `Z_FOK_` order columns, `Z_<n><NAME>` join tables, `Z_PRIMARYKEY` and `Z_METADATA` with a
-/// binary plist. Entity numbers follow Core Data: roots in name order, each followed by its
-/// sub-entities, depth first. No `Z_MODELCACHE` is written, as if it had been lost.
+/// Writes an SQLite file laid out exactly as Core Data lays out a store for a model, by
+/// ``CoreDataSQLLayout`` (the mapping Ferry reads with, checked against every real store of the
+/// corpus): tables, columns in Core Data's order, join tables, the indexes on keys,
+/// `Z_PRIMARYKEY` and `Z_METADATA` with a binary plist and the model's entity version hashes. No
+/// `Z_MODELCACHE` row is written, as if it had been lost.
 ///
 /// For example:
 /// ```swift
@@ -17,111 +18,95 @@ import GRDB
 public final class CoreDataStoreBuilder {
     public let queue: DatabaseQueue
     public let model: DataModel
-    public private(set) var numbers: [String: Int] = [:]
+    public let layout: CoreDataSQLLayout
+    public var numbers: [String: Int] { layout.entityNumbers }
     private var maximumKeys: [String: Int64] = [:]
     private let identifiers: [String]
 
     public init(path: String, model: DataModel, identifiers: [String] = [], walMode: Bool = false) throws {
         self.model = model
         self.identifiers = identifiers
+        layout = CoreDataSQLLayout(model: model)
         queue = try DatabaseQueue(path: path)
-        var next = 1
-        func number(_ entity: EntityDescription) {
-            numbers[entity.name] = next
-            next += 1
-            for child in entity.subentityNames.sorted() { if let sub = model.entity(named: child) { number(sub) } }
-        }
-        for root in model.entities.filter({ $0.parentName == nil }).sorted(by: { $0.name < $1.name }) { number(root) }
-        try queue.write { db in
+        try queue.write { [layout] db in
             try db.execute(sql: "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
             try db.execute(sql: "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
             try db.execute(sql: "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)")
-            for root in model.entities where root.parentName == nil {
-                try db.execute(sql: "CREATE TABLE \(Self.table(root)) (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER\(columnList(root)))")
-            }
-            // Core Data indexes every to-one relationship's column.
-            for root in model.entities where root.parentName == nil {
-                let columns = model.hierarchy(below: root).flatMap { $0.relationships.filter { !$0.isToMany }.map { "Z" + $0.name.uppercased() } }
-                for column in Set(columns).sorted() {
-                    try db.execute(sql: "CREATE INDEX \(Self.table(root))_\(column)_INDEX ON \(Self.table(root)) (\(column))")
+            for table in layout.tables {
+                var columns = table.columns.map { "\($0.name) \($0.declaredType)" }
+                if table.rootEntity != nil {
+                    columns[0] += " PRIMARY KEY"
+                } else {
+                    columns.append("PRIMARY KEY (\(table.columns[0].name), \(table.columns[1].name))")
                 }
+                try db.execute(sql: "CREATE TABLE \(table.name) ( \(columns.joined(separator: ", ")) )")
             }
-            for (table, columns) in joinTables() {
-                try db.execute(sql: "CREATE TABLE \(table) (\(columns.map { "\($0) INTEGER" }.joined(separator: ", ")))")
+            for (name, table, columns) in Self.keyIndexes(layout, model: model) {
+                try db.execute(sql: "CREATE INDEX \(name) ON \(table) (\(columns.joined(separator: ", ")))")
             }
         }
         if walMode { try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") } }
     }
 
-    static func table(_ root: EntityDescription) -> String { "Z" + root.name.uppercased() }
-
-    private func columnList(_ root: EntityDescription) -> String {
-        var columns: [String] = []
-        for entity in model.hierarchy(below: root) {
-            for attribute in entity.attributes where attribute.isStored {
-                columns.append("Z\(attribute.name.uppercased()) \(Self.declaredType(attribute.type))")
-            }
-            for relationship in entity.relationships where !relationship.isToMany {
-                columns.append("Z\(relationship.name.uppercased()) INTEGER")
-            }
-        }
-        // Order keys of ordered to-many relationships whose inverse is a to-one on this hierarchy.
+    /// Core Data indexes every to-one's and no-inverse to-many's column, `Z_ENT` of a table
+    /// shared by sub-entities, and each join table's second column.
+    static func keyIndexes(_ layout: CoreDataSQLLayout, model: DataModel) -> [(String, String, [String])] {
+        var indexes: [String: (String, [String])] = [:]
         for entity in model.entities {
-            for relationship in entity.relationships where relationship.isToMany && relationship.isOrdered {
-                if let inverse = inverse(of: relationship), !inverse.isToMany,
-                   let destination = relationship.destinationEntity.flatMap(model.entity(named:)), destination.rootEntityName == root.name {
-                    columns.append("Z_FOK_\(inverse.name.uppercased()) INTEGER")
+            for relationship in entity.relationships {
+                switch layout.storage(ofRelationship: relationship.name, in: entity) {
+                case .foreignKey(let column, _):
+                    if let table = layout.entityTables[entity.name] { indexes["\(table)_\(column)_INDEX"] = (table, [column]) }
+                case .inverseForeignKey(let table, let column, _) where relationship.inverseName == nil:
+                    indexes["\(table)_\(column)_INDEX"] = (table, [column])
+                default: break
                 }
             }
         }
-        return columns.isEmpty ? "" : ", " + Array(Set(columns)).sorted().joined(separator: ", ")
-    }
-
-    private func inverse(of relationship: RelationshipDescription) -> RelationshipDescription? {
-        guard let destination = relationship.destinationEntity.flatMap(model.entity(named:)), let name = relationship.inverseName else { return nil }
-        return model.allRelationships(of: destination).first { $0.name == name }
-    }
-
-    /// One join table per many-to-many pair, named after the side whose entity and name sort first.
-    private func joinTables() -> [(String, [String])] {
-        var tables: [String: [String]] = [:]
-        for entity in model.entities {
-            for relationship in entity.relationships where relationship.isToMany {
-                guard let inverse = inverse(of: relationship), inverse.isToMany,
-                      let destination = relationship.destinationEntity, let e = numbers[entity.name], let d = numbers[destination] else { continue }
-                let (ownerNumber, ownerName, otherNumber, otherName) = (entity.name, relationship.name) <= (destination, inverse.name)
-                    ? (e, relationship.name, d, inverse.name) : (d, inverse.name, e, relationship.name)
-                let table = "Z_\(ownerNumber)\(ownerName.uppercased())"
-                var columns = ["Z_\(ownerNumber)\(otherName.uppercased())", "Z_\(otherNumber)\(ownerName.uppercased())"]
-                if relationship.isOrdered || inverse.isOrdered { columns.append("Z_FOK_\(otherNumber)\(ownerName.uppercased())") }
-                tables[table] = columns
+        for table in layout.tables {
+            if let root = table.rootEntity, model.entity(named: root)?.subentityNames.isEmpty == false {
+                indexes["\(table.name)_Z_ENT_INDEX"] = (table.name, ["Z_ENT"])
+            } else if table.rootEntity == nil {
+                indexes["\(table.name)_\(table.columns[1].name)_INDEX"] = (table.name, [table.columns[1].name, table.columns[0].name])
             }
         }
-        return tables.sorted { $0.key < $1.key }
+        return indexes.sorted { $0.key < $1.key }.map { ($0.key, $0.value.0, $0.value.1) }
     }
 
+    static func table(_ root: EntityDescription) -> String { "Z" + root.name.uppercased() }
+
     static func declaredType(_ type: AttributeType) -> String {
-        switch type {
-        case .string, .uri: return "VARCHAR"
-        case .integer16, .integer32, .integer64, .boolean: return "INTEGER"
-        case .date: return "TIMESTAMP"
-        case .double, .float: return "FLOAT"
-        case .decimal: return "DECIMAL"
-        default: return "BLOB"
-        }
+        CoreDataSQLLayout.placement(of: type).declaredType
     }
 
     /// Inserts an object; `values` are keyed by property name (to-one relationships take the
-    /// destination's primary key). Returns the new `Z_PK`.
+    /// destination's primary key, and its entity is taken to be the declared destination).
+    /// Returns the new `Z_PK`.
     @discardableResult
     public func insert(_ entityName: String, _ values: [String: (any DatabaseValueConvertible)?]) throws -> Int64 {
         guard let entity = model.entity(named: entityName), let number = numbers[entityName],
-              let root = model.entity(named: entity.rootEntityName) else { throw BuilderError("no entity \(entityName)") }
-        let table = Self.table(root)
+              let table = layout.entityTables[entityName] else { throw BuilderError("no entity \(entityName)") }
         let key = (maximumKeys[table] ?? 0) + 1
         maximumKeys[table] = key
-        let names = ["Z_PK", "Z_ENT", "Z_OPT"] + values.keys.sorted().map { "Z" + $0.uppercased() }
-        let arguments: [(any DatabaseValueConvertible)?] = [key, number, 1] + values.keys.sorted().map { values[$0]! }
+        var names = ["Z_PK", "Z_ENT", "Z_OPT"]
+        var arguments: [(any DatabaseValueConvertible)?] = [key, number, 1]
+        for (property, value) in values.sorted(by: { $0.key < $1.key }) {
+            if let column = layout.column(ofAttribute: property, in: entity) {
+                names.append(column)
+                arguments.append(value)
+            } else if case .foreignKey(let column, let entityColumn) = layout.storage(ofRelationship: property, in: entity) {
+                names.append(column)
+                arguments.append(value)
+                if let entityColumn, let destination = model.allRelationships(of: entity).first(where: { $0.name == property })?.destinationEntity,
+                   let destinationTable = layout.entityTables[destination] {
+                    // The destination's own entity, which may be a sub-entity of the declared one.
+                    names.append(entityColumn)
+                    arguments.append(try queue.read { db in try Int.fetchOne(db, sql: "SELECT Z_ENT FROM \(destinationTable) WHERE Z_PK = ?", arguments: [value]) })
+                }
+            } else {
+                throw BuilderError("\(entityName).\(property) is not a stored attribute or to-one")
+            }
+        }
         try queue.write { db in
             try db.execute(sql: "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))",
                            arguments: StatementArguments(arguments))
@@ -131,40 +116,41 @@ public final class CoreDataStoreBuilder {
 
     /// Sets the order key of a destination row in an ordered to-many relationship.
     public func setOrder(_ entityName: String, primaryKey: Int64, inverse: String, position: Int) throws {
-        guard let entity = model.entity(named: entityName), let root = model.entity(named: entity.rootEntityName) else { return }
+        guard let entity = model.entity(named: entityName), let table = layout.entityTables[entityName],
+              let column = layout.orderColumn(ofToOne: inverse, in: entity) else { throw BuilderError("no ordered inverse \(entityName).\(inverse)") }
         try queue.write { db in
-            try db.execute(sql: "UPDATE \(Self.table(root)) SET Z_FOK_\(inverse.uppercased()) = ? WHERE Z_PK = ?", arguments: [position, primaryKey])
+            try db.execute(sql: "UPDATE \(table) SET \(column) = ? WHERE Z_PK = ?", arguments: [position, primaryKey])
         }
     }
 
-    /// Links objects through a many-to-many relationship's join table.
+    /// Links objects through a many-to-many relationship's join table, or a to-many without an
+    /// inverse through its column in the destination's table; in order when it is ordered.
     public func link(_ entityName: String, _ primaryKey: Int64, _ relationshipName: String, to destinations: [Int64]) throws {
-        guard let entity = model.entity(named: entityName), let relationship = model.allRelationships(of: entity).first(where: { $0.name == relationshipName }),
-              let inverse = inverse(of: relationship), let destination = relationship.destinationEntity,
-              let e = numbers[model.declaringEntity(of: relationshipName, below: entity) ?? entityName], let d = numbers[destination] else {
-            throw BuilderError("no many-to-many \(entityName).\(relationshipName)")
-        }
-        let ownerIsSource = (entityName, relationshipName) <= (destination, inverse.name)
-        let table = ownerIsSource ? "Z_\(e)\(relationshipName.uppercased())" : "Z_\(d)\(inverse.name.uppercased())"
-        let sourceColumn = "Z_\(e)\(inverse.name.uppercased())", destinationColumn = "Z_\(d)\(relationshipName.uppercased())"
-        try queue.write { db in
-            for (position, target) in destinations.enumerated() {
-                let hasOrder = try db.columns(in: table).contains { $0.name.hasPrefix("Z_FOK_") }
-                if hasOrder {
-                    let order = try db.columns(in: table).first { $0.name.hasPrefix("Z_FOK_") }!.name
-                    try db.execute(sql: "INSERT INTO \(table) (\(sourceColumn), \(destinationColumn), \(order)) VALUES (?, ?, ?)",
-                                   arguments: [primaryKey, target, position + 1])
-                } else {
-                    try db.execute(sql: "INSERT INTO \(table) (\(sourceColumn), \(destinationColumn)) VALUES (?, ?)", arguments: [primaryKey, target])
+        guard let entity = model.entity(named: entityName) else { throw BuilderError("no entity \(entityName)") }
+        try queue.write { [layout] db in
+            switch layout.storage(ofRelationship: relationshipName, in: entity) {
+            case .joinTable(let table, let source, let destination, let order, _):
+                for (position, target) in destinations.enumerated() {
+                    if let order {
+                        try db.execute(sql: "INSERT INTO \(table) (\(source), \(destination), \(order)) VALUES (?, ?, ?)",
+                                       arguments: [primaryKey, target, position + 1])
+                    } else {
+                        try db.execute(sql: "INSERT INTO \(table) (\(source), \(destination)) VALUES (?, ?)", arguments: [primaryKey, target])
+                    }
                 }
+            case .inverseForeignKey(let table, let column, nil):
+                for target in destinations {
+                    try db.execute(sql: "UPDATE \(table) SET \(column) = ? WHERE Z_PK = ?", arguments: [primaryKey, target])
+                }
+            default:
+                throw BuilderError("\(entityName).\(relationshipName) is not a many-to-many or a to-many without an inverse")
             }
         }
     }
 
     /// Writes `Z_PRIMARYKEY` and `Z_METADATA`.
     public func finish(storeUUID: String = "7E1F0000-0000-4000-8000-000000000001") throws {
-        var hashes: [String: Data] = [:]
-        for entity in model.entities { hashes[entity.name] = Data(repeating: UInt8(truncatingIfNeeded: entity.name.count), count: 32) }
+        let hashes = EntityVersionHash.hashes(of: model).mapValues { Data($0) }
         let plist: [String: Any] = [
             "NSStoreType": "SQLite", "NSStoreModelVersionIdentifiers": identifiers.isEmpty ? [""] : identifiers,
             "NSStoreModelVersionHashes": hashes, "NSPersistenceFrameworkVersion": 1344, "NSStoreModelVersionHashesVersion": 3,
@@ -173,10 +159,10 @@ public final class CoreDataStoreBuilder {
         let data = try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
         try queue.write { db in
             for entity in model.entities {
-                guard let number = numbers[entity.name], let root = model.entity(named: entity.rootEntityName) else { continue }
-                let superNumber = entity.parentName.flatMap { numbers[$0] } ?? 0
+                guard let number = numbers[entity.name], let table = layout.entityTables[entity.name] else { continue }
                 try db.execute(sql: "INSERT INTO Z_PRIMARYKEY VALUES (?, ?, ?, ?)",
-                               arguments: [number, entity.name, superNumber, entity.parentName == nil ? (maximumKeys[Self.table(root)] ?? 0) : 0])
+                               arguments: [number, entity.name, layout.superNumbers[entity.name] ?? 0,
+                                           entity.parentName == nil ? (maximumKeys[table] ?? 0) : 0])
             }
             try db.execute(sql: "INSERT INTO Z_METADATA VALUES (1, ?, ?)", arguments: [storeUUID, data])
         }

@@ -34,6 +34,34 @@ public enum SampleStores {
         try builder.finish()
     }
 
+    /// The SQL mapping's fixture (`Tests/Fixtures/SQLMapping`): a model whose store needs each
+    /// rule of `Formats/coredata-sql-mapping.md` (sibling sub-entities sharing a column name, a
+    /// join-table column suffix, a to-many without inverse, an entity column, ordered to-many and
+    /// many-to-many), and a store of it holding one case of each.
+    public static func sqlMapping(_ folder: URL) throws {
+        let model = try ModelParser().parse(contentsOf: folder.appendingPathComponent("Gallery.xcdatamodeld/Gallery.xcdatamodel/contents").path,
+                                            versionName: "Gallery")
+        let path = folder.appendingPathComponent("Gallery.sqlite").path
+        fresh(path)
+        let store = try CoreDataStoreBuilder(path: path, model: model, identifiers: ["gallery-1"])
+        let moved = try store.insert("SystemMessage", ["text": "moved to storage", "sentAt": date("2024-03-01T09:00:00Z")])
+        let loan = try store.insert("TextMessage", ["text": "on loan to Paris", "sentAt": date("2024-03-02T10:30:00Z")])
+        let sunflowers = try store.insert("Artwork", ["title": "Sunflowers", "year": 1888, "note": loan])
+        let irises = try store.insert("Artwork", ["title": "Irises", "year": 1889, "note": moved])
+        let night = try store.insert("Artwork", ["title": "The Starry Night", "year": 1889])
+        let exhibit = try store.insert("Exhibit", ["name": "Dutch Masters"])
+        try store.link("Exhibit", exhibit, "artworks", to: [night, sunflowers])
+        let show = try store.insert("Show", ["opening": date("2024-05-10T18:00:00Z")])
+        try store.link("Show", show, "artworks", to: [sunflowers, irises])
+        let gallery = try store.insert("Gallery", ["city": "Amsterdam"])
+        try store.link("Gallery", gallery, "featured", to: [irises, night])
+        for (label, position) in [("East", 2), ("West", 1)] {
+            let room = try store.insert("Room", ["label": label, "gallery": gallery])
+            try store.setOrder("Room", primaryKey: room, inverse: "gallery", position: position)
+        }
+        try store.finish()
+    }
+
     static func fresh(_ path: String) {
         for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
     }

@@ -87,6 +87,11 @@ public struct CoreDataSQLLayout: Sendable {
         return relationshipStorage[declaring]?[name] ?? .unmapped(reason: "transient, or its destination is not in the model")
     }
 
+    /// The `Z_FOK_` column ordering a to-one's object among its ordered inverse's objects.
+    public func orderColumn(ofToOne name: String, in entity: EntityDescription) -> String? {
+        model.declaringEntity(of: name, below: entity).flatMap { orderColumns[$0]?[name] }
+    }
+
     public func table(named name: String) -> Table? {
         tables.first { $0.name == name }
     }
@@ -206,7 +211,7 @@ public struct CoreDataSQLLayout: Sendable {
     }
 
     /// Group in the column order and SQL type of each attribute type.
-    static func placement(of type: AttributeType) -> (group: Int, declaredType: String) {
+    public static func placement(of type: AttributeType) -> (group: Int, declaredType: String) {
         switch type {
         case .integer16, .integer32, .integer64, .boolean: return (0, "INTEGER")
         case .date: return (2, "TIMESTAMP")
