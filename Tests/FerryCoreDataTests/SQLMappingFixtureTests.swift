@@ -101,4 +101,27 @@ import Testing
             "\(error)".contains("ZTEXT1") && "\(error)".contains("ZMESSAGE")
         }
     }
+
+    /// A store of two merged models: either model alone reads its own entities by their names,
+    /// and the others from the store's tables, with a warning naming them.
+    @Test(arguments: [("Visitors", ["Ticket", "Visitor"]), ("Gallery", ["Artwork", "Exhibit", "Gallery", "Message", "Room", "Show", "SystemMessage", "TextMessage"])])
+    func aModelDescribingPartOfAStoreReadsItsPart(model: String, own: [String]) throws {
+        let store = Self.folder.appendingPathComponent("Merged.sqlite").path
+        let reader = try CoreDataStoreReader(path: store, model: Self.folder.appendingPathComponent("\(model).xcdatamodeld").path)
+        #expect(reader.versionMatch?.method == .partOfStore && reader.versionMatch?.version == model)
+        let others = reader.schema.entities.map(\.name).filter { !own.contains($0) }.sorted()
+        #expect(reader.notes.contains { $0.contains("describes \(own.count) of the store's entities") && $0.contains(others.joined(separator: ", ")) })
+        var counts: [String: Int] = [:]
+        try reader.forEachRecord { counts[$0.entity, default: 0] += 1 }
+        let expected = try independentCounts(of: store)
+        for entry in reader.schema.entities {
+            #expect(counts[entry.name] ?? 0 == expected[entry.number] ?? 0, "\(entry.name)")
+        }
+        if model == "Visitors" {
+            var visitor: CoreDataRecord?
+            try reader.forEachRecord(entity: "Visitor") { visitor = $0 }
+            #expect(visitor?.values["tickets"] == .array(["Ticket/p1", "Ticket/p2"]))
+            #expect(visitor?.values["since"] == "2023-11-02T12:00:00Z")
+        }
+    }
 }

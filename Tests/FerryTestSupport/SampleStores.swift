@@ -62,6 +62,24 @@ public enum SampleStores {
         try store.finish()
     }
 
+    /// A store of two models merged (`Gallery` and `Visitors`, as an app merging its own model
+    /// with a framework's): either model alone describes part of it.
+    public static func mergedModels(_ folder: URL) throws {
+        let parser = ModelParser()
+        let gallery = try parser.parse(contentsOf: folder.appendingPathComponent("Gallery.xcdatamodeld/Gallery.xcdatamodel/contents").path)
+        let visitors = try parser.parse(contentsOf: folder.appendingPathComponent("Visitors.xcdatamodeld/Visitors.xcdatamodel/contents").path)
+        let model = DataModel(file: "merged", versionName: nil, entities: gallery.entities + visitors.entities)
+        let path = folder.appendingPathComponent("Merged.sqlite").path
+        fresh(path)
+        let store = try CoreDataStoreBuilder(path: path, model: model)
+        let ada = try store.insert("Visitor", ["name": "Ada", "since": date("2023-11-02T12:00:00Z")])
+        for price in [12.5, 8.0] { try store.insert("Ticket", ["price": price, "visitor": ada]) }
+        let gallerySide = try store.insert("Gallery", ["city": "Rotterdam"])
+        let room = try store.insert("Room", ["label": "North", "gallery": gallerySide])
+        try store.setOrder("Room", primaryKey: room, inverse: "gallery", position: 1)
+        try store.finish()
+    }
+
     static func fresh(_ path: String) {
         for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
     }

@@ -11,6 +11,7 @@ do {
     print("wrote the migration check's store under \(fixture.path)")
     let mapping = TestPaths.packageRoot.appendingPathComponent("Tests/Fixtures/SQLMapping")
     try SampleStores.sqlMapping(mapping)
+    try SampleStores.mergedModels(mapping)
     print("wrote the SQL mapping's store under \(mapping.path)")
 } catch {
     FileHandle.standardError.write(Data("make-sample-stores: \(error)\n".utf8))

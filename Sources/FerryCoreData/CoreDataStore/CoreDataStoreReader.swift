@@ -145,6 +145,8 @@ public final class CoreDataStoreReader: @unchecked Sendable {
             chosen = named
         } else if let matched = match.version, let found = candidates.first(where: { $0.name == matched }) {
             chosen = found
+        } else if let part = VersionMatcher().subsetMatch(metadata: metadata, schema: schema, versions: candidates) {
+            return try merged(part, modelPath: modelPath, cache: cache, schema: schema, file: file, path: path, match: match)
         } else {
             let detail = match.differences.prefix(6).joined(separator: "; ") + (match.differences.count > 6 ? "; …" : "")
             throw CoreDataReadError(.modelMismatch("no version of \(modelPath) matches; closest is \(match.closestVersion ?? "none"): \(detail)"), file: path)
@@ -152,7 +154,34 @@ public final class CoreDataStoreReader: @unchecked Sendable {
         return ResolvedModel(model: chosen.model, source: .model(path: modelPath, version: chosen.name), match: match, notes: match.notes)
     }
 
-    /// The versions of a model file or compiled model, as candidates for matching.
+    /// A model that describes part of a store (merged models, configurations) reads that part;
+    /// the store's other entities come from its model cache, else from its tables.
+    private static func merged(_ part: CandidateVersion, modelPath: String, cache: Data?, schema: CoreDataStoreSchema,
+                               file: CoreDataStoreFile, path: String, match: VersionMatch) throws -> ResolvedModel {
+        let known = Set(part.model.entities.map(\.name))
+        var others: [EntityDescription] = []
+        var source = "the store's model cache"
+        if let cache, let cached = try? ArchivedModel.decodeModelCache(cache, file: "\(path): Z_MODELCACHE"),
+           schema.entities.filter({ $0.number < 16000 && !known.contains($0.name) }).allSatisfy({ cached.entity(named: $0.name) != nil }) {
+            others = cached.entities.filter { !known.contains($0.name) }
+        } else {
+            source = "the store's tables (inferred)"
+            let inferred = try file.read { db in try SchemaInference.model(of: schema, db: db, file: path) }
+            others = inferred.entities.filter { !known.contains($0.name) && (schema.entityEntry(named: $0.name)?.number ?? 0) < 16000 }
+        }
+        let model = DataModel(file: part.model.file, versionName: part.model.versionName, entities: part.model.entities + others,
+                              attributes: part.model.attributes)
+        let note = "\(modelPath), version \(part.name), describes \(known.count) of the store's entities; "
+            + "\(others.map(\.name).sorted().joined(separator: ", ")) read with \(source)"
+        var partial = match
+        partial.version = part.name
+        partial.differences = []
+        partial.candidates = [part.name]
+        partial.method = .partOfStore
+        return ResolvedModel(model: model, source: .model(path: modelPath, version: part.name), match: partial, notes: match.notes + [note])
+    }
+
+    /// The versions of a model file or compiled model, as candidates for matching.    /// The versions of a model file or compiled model, as candidates for matching.
     static func candidates(_ modelPath: String) throws -> [CandidateVersion] {
         if modelPath.hasSuffix(".momd") || modelPath.hasSuffix(".mom") || modelPath.hasSuffix(".momd/") {
             return try CompiledModel(at: modelPath).candidates()

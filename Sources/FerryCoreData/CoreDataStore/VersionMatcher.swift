@@ -28,6 +28,9 @@ public struct VersionMatch: Sendable, Encodable {
         case computedVersionHashes = "computed-version-hashes"
         /// The tables, columns and join tables a version implies equal the store's.
         case schema
+        /// The version describes part of the store exactly (its entities, their hashes, tables and
+        /// columns); the store holds other entities too (merged models, configurations).
+        case partOfStore = "part-of-store"
     }
 
     public var version: String?
@@ -104,6 +107,27 @@ public struct VersionMatcher: Sendable {
         }
         return VersionMatch(version: nil, method: nil, candidates: [], closestVersion: closest?.0.name,
                             differences: differences, notes: notes)
+    }
+
+    /// The newest version that describes part of the store exactly: a merged model's or another
+    /// configuration's store holds more entities than one model. Every entity of the version is in
+    /// the store, with its hash when the store records one, and every table and column the
+    /// version implies is there; the store has entities besides.
+    public func subsetMatch(metadata: CoreDataStoreMetadata, schema: CoreDataStoreSchema, versions: [CandidateVersion]) -> CandidateVersion? {
+        let storeShape = CoreDataStoreShape(schema: schema, savedEntities: [])
+        let storeEntities = schema.entities.filter { $0.number < 16000 }.count
+        let framework = metadata.frameworkVersion.flatMap { Int($0) }
+        return versions.last { version in
+            let entities = version.model.entities
+            guard !entities.isEmpty, entities.count < storeEntities,
+                  entities.allSatisfy({ schema.entityEntry(named: $0.name) != nil }) else { return false }
+            if !metadata.versionHashes.isEmpty {
+                let hashes = version.versionHashes ?? Self.computedHashes(version.model)
+                guard entities.allSatisfy({ hashes[$0.name] != nil && hashes[$0.name] == metadata.versionHashes[$0.name] }) else { return false }
+            }
+            let expected = CoreDataStoreShape(expectedBy: version.model, schema: schema, frameworkVersion: framework)
+            return expected.tables.allSatisfy { table, columns in storeShape.tables[table].map { columns.isSubset(of: $0) } ?? false }
+        }
     }
 
     static func computedHashes(_ model: DataModel) -> [String: Data] {
