@@ -208,10 +208,20 @@ public final class CoreDataStoreReader: @unchecked Sendable {
         if let entityName, mapping.entity(named: entityName) == nil {
             throw CoreDataReadError(.unknownEntity(entityName, available: mapping.entities.map(\.entity.name)), file: path)
         }
+        return try forEachRecord(of: entityName.map { [$0] }, body)
+    }
+
+    /// Calls `body` for every object of `entities` (all when nil), streaming: one row at a time,
+    /// in primary-key order, whatever the size of the store.
+    /// - Parameter omitted: relationships whose destination is one of these entities are left out
+    ///   of the records (a caller that streams those entities itself need not hold their ids).
+    @discardableResult
+    public func forEachRecord(of entities: Set<String>?, omittingRelationshipsTo omitted: Set<String> = [],
+                              _ body: (CoreDataRecord) throws -> Void) throws -> [String: Int] {
         var walker = RecordWalker(reader: self)
         try file.read { db in
-            for entity in mapping.entities where entityName == nil || entity.entity.name == entityName {
-                try walker.walk(entity, db: db, body: body)
+            for entity in mapping.entities where entities?.contains(entity.entity.name) ?? true {
+                try walker.walk(entity, omitting: { omitted.contains($0.destinationEntity ?? "") }, db: db, body: body)
             }
         }
         return walker.decoder.warnings

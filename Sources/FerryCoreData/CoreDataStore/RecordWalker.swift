@@ -17,39 +17,52 @@ struct RecordWalker {
         identifiers = RecordIdentifiers(reader: reader)
     }
 
-    private mutating func loadIdentifiers(table: String, db: Database) throws {
-        try identifiers.load(table: table, db: db)
+    private mutating func prepare(table: String, db: Database) throws {
+        try identifiers.prepare(table: table, db: db)
         for (warning, count) in identifiers.takeWarnings() { decoder.warnings[warning, default: 0] += count }
     }
 
-    private func identifier(of primaryKey: Int64, entityNumber: Int?, fallback: String?) -> String {
-        identifiers.identifier(of: primaryKey, entityNumber: entityNumber, fallback: fallback)
-    }
-
-    mutating func walk(_ entity: EntityMapping, db: Database, body: (CoreDataRecord) throws -> Void) throws {
+    /// - Parameter omitting: relationships left out of each record (a caller that reads their
+    ///   destinations on its own need not hold, say, a million log ids per recipe).
+    mutating func walk(_ entity: EntityMapping, omitting: (RelationshipDescription) -> Bool = { _ in false }, db: Database,
+                       body: (CoreDataRecord) throws -> Void) throws {
         guard let number = entity.number, let table = entity.table else { return }
-        try loadIdentifiers(table: table, db: db)
+        try prepare(table: table, db: db)
         let attributes = entity.attributes.compactMap { pair in pair.column.map { (pair.attribute, $0) } }
-        var columns = ["Z_PK"] + attributes.map(\.1)
-        var foreignKeys: [(name: String, destination: String?, column: Int, entityColumn: Int?)] = []
+        var columns = ["t.Z_PK"] + attributes.map { "t." + quote($0.1) }
+        var joins: [String] = []
+        var foreignKeys: [(name: String, destination: String?, column: Int, entityColumn: Int?, uuid: Int?, table: String?, columnName: String)] = []
         var toMany: [(name: String, storage: RelationshipStorage)] = []
-        for (relationship, storage) in entity.relationships {
+        for (relationship, storage) in entity.relationships where !omitting(relationship) {
             switch storage {
             case .foreignKey(let column, let entityColumn):
-                // The destination's UUIDs name it whatever order the entities are walked in.
-                if let destination = relationship.destinationEntity.flatMap(reader.mapping.entity(named:))?.table {
-                    try loadIdentifiers(table: destination, db: db)
+                // The destination's UUID names it: read by joining its table on the key.
+                let destinationTable = relationship.destinationEntity.flatMap(reader.mapping.entity(named:))?.table
+                var uuid: Int?
+                if let destinationTable, let uuidColumn = identifiers.uuidColumn(ofTable: destinationTable) {
+                    try prepare(table: destinationTable, db: db)
+                    let alias = "d\(joins.count)"
+                    joins.append("LEFT JOIN \(quote(destinationTable)) \(alias) ON \(alias).Z_PK = t.\(quote(column))")
+                    uuid = columns.count + (entityColumn == nil ? 1 : 2)
                 }
-                foreignKeys.append((relationship.name, relationship.destinationEntity, columns.count, entityColumn.map { _ in columns.count + 1 }))
-                columns.append(column)
-                if let entityColumn { columns.append(entityColumn) }
+                foreignKeys.append((relationship.name, relationship.destinationEntity, columns.count, entityColumn.map { _ in columns.count + 1 }, uuid,
+                                    destinationTable, column))
+                columns.append("t." + quote(column))
+                if let entityColumn { columns.append("t." + quote(entityColumn)) }
+                if uuid != nil, let destinationTable, let uuidColumn = identifiers.uuidColumn(ofTable: destinationTable) {
+                    columns.append("d\(joins.count - 1)." + quote(uuidColumn))
+                }
             case .inverseForeignKey, .joinTable:
                 toMany.append((relationship.name, storage))
             case .unmapped:
                 break
             }
         }
-        let sql = "SELECT \(columns.map(quote).joined(separator: ", ")) FROM \(quote(table)) WHERE Z_ENT = ? ORDER BY Z_PK"
+        let ownUUID = identifiers.uuidColumn(ofTable: table).map { column -> Int in
+            columns.append("t." + quote(column))
+            return columns.count - 1
+        }
+        let sql = "SELECT \(columns.joined(separator: ", ")) FROM \(quote(table)) t \(joins.joined(separator: " ")) WHERE t.Z_ENT = ? ORDER BY t.Z_PK"
         let rows = try Row.fetchCursor(db, sql: sql, arguments: [number])
         while let row = try rows.next() {
             guard let primaryKey = StoreValue.integer(row[0]) else {
@@ -64,19 +77,21 @@ struct RecordWalker {
                 let stored: DatabaseValue = row[key.column]
                 guard let target = StoreValue.integer(stored) else {
                     guard stored.isNull else {
-                        throw CoreDataReadError(.corruptStore("table \(table), column \(columns[key.column]), Z_PK \(primaryKey): \(stored) is not a row number"),
+                        throw CoreDataReadError(.corruptStore("table \(table), column \(key.columnName), Z_PK \(primaryKey): \(stored) is not a row number"),
                                                 file: reader.path)
                     }
                     values[key.name] = .null
                     continue
                 }
                 let targetNumber = key.entityColumn.flatMap { StoreValue.integer(row[$0]) }.flatMap { Int(exactly: $0) }
-                values[key.name] = .string(identifier(of: target, entityNumber: targetNumber, fallback: key.destination))
+                values[key.name] = .string(identifiers.identifier(of: target, entityNumber: targetNumber, fallback: key.destination,
+                                                                  uuid: key.uuid.map { row[$0] }, table: key.table))
             }
             for relationship in toMany {
                 values[relationship.name] = .array(try related(primaryKey, storage: relationship.storage, db: db).map { .string($0) })
             }
-            try body(CoreDataRecord(entity: entity.entity.name, id: identifier(of: primaryKey, entityNumber: number, fallback: entity.entity.name),
+            let id = identifiers.identifier(of: primaryKey, entityNumber: number, fallback: entity.entity.name, uuid: ownUUID.map { row[$0] }, table: table)
+            try body(CoreDataRecord(entity: entity.entity.name, id: id,
                                  primaryKey: primaryKey, values: values))
         }
     }
@@ -84,26 +99,31 @@ struct RecordWalker {
     /// Ids of the objects a to-many relationship holds for one source row.
     private mutating func related(_ source: Int64, storage: RelationshipStorage, db: Database) throws -> [String] {
         let sql: String
+        let table: String
         switch storage {
-        case .inverseForeignKey(let table, let column, let order):
-            try loadIdentifiers(table: table, db: db)
-            sql = "SELECT Z_PK, Z_ENT FROM \(quote(table)) WHERE \(quote(column)) = ? ORDER BY \(order.map(quote) ?? "Z_PK"), Z_PK"
-        case .joinTable(let table, let sourceColumn, let destinationColumn, let order, let destinationTable):
-            try loadIdentifiers(table: destinationTable, db: db)
+        case .inverseForeignKey(let destination, let column, let order):
+            table = destination
+            let uuid = identifiers.uuidColumn(ofTable: table).map(quote) ?? "NULL"
+            sql = "SELECT Z_PK, Z_ENT, \(uuid) FROM \(quote(table)) WHERE \(quote(column)) = ? ORDER BY \(order.map(quote) ?? "Z_PK"), Z_PK"
+        case .joinTable(let join, let sourceColumn, let destinationColumn, let order, let destinationTable):
+            table = destinationTable
+            let uuid = identifiers.uuidColumn(ofTable: table).map { "d." + quote($0) } ?? "NULL"
             sql = """
-                SELECT j.\(quote(destinationColumn)), d.Z_ENT FROM \(quote(table)) j \
+                SELECT j.\(quote(destinationColumn)), d.Z_ENT, \(uuid) FROM \(quote(join)) j \
                 LEFT JOIN \(quote(destinationTable)) d ON d.Z_PK = j.\(quote(destinationColumn)) \
                 WHERE j.\(quote(sourceColumn)) = ? ORDER BY \(order.map { "j." + quote($0) } ?? "j." + quote(destinationColumn))
                 """
         default:
             return []
         }
+        try prepare(table: table, db: db)
         return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: [source]).map { row in
             guard let key = StoreValue.integer(row[0]) else {
                 throw CoreDataReadError(.corruptStore("\(Self.describe(storage)), row for Z_PK \(source): \(row[0] as DatabaseValue) is not a row number"),
                                         file: reader.path)
             }
-            return identifier(of: key, entityNumber: StoreValue.integer(row[1]).flatMap { Int(exactly: $0) }, fallback: nil)
+            return identifiers.identifier(of: key, entityNumber: StoreValue.integer(row[1]).flatMap { Int(exactly: $0) }, fallback: nil,
+                                          uuid: row[2], table: table)
         }
     }
 
