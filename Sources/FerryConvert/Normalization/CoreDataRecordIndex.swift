@@ -7,22 +7,31 @@ import Foundation
 /// Every row of a Core Data or SwiftData store by id, with the rows that point at each one
 /// through a to-one relationship: what the store normalizers walk. Rows taken as children of
 /// another row are remembered, so that what no normalizer took can be reported.
+///
+/// Entities an app's normalizer only walks (BrewGuide's logs: nothing looks them up by id or
+/// as children) are `streamed`: not held, read one row at a time by ``forEachRecord(of:_:)``, and
+/// left out of the other records' relationships, so that memory does not grow with them.
 final class CoreDataRecordIndex: ChildResolver {
     let reader: CoreDataStoreReader
     let records: [CoreDataRecord]
+    let streamed: Set<String>
     /// Stores read without a model have lower-case property names.
     let caseInsensitive: Bool
     /// What makes this store's derived ids its own: its `NSStoreUUID`, else its file name.
     let storeKey: String
-    let warnings: [String: Int]
+    private(set) var warnings: [String: Int]
     private let byID: [String: Int]
     private var backLinks: [String: [Int]] = [:]
     private(set) var taken: Set<String> = []
+    /// Streamed rows taken, per entity: each is walked once, so a count says it.
+    private var streamedTaken: [String: Int] = [:]
 
-    init(reader: CoreDataStoreReader) throws {
+    init(reader: CoreDataStoreReader, streaming streamed: Set<String> = []) throws {
         self.reader = reader
+        self.streamed = streamed
         var records: [CoreDataRecord] = []
-        warnings = try reader.forEachRecord { record in
+        let held = Set(reader.mapping.entities.map(\.entity.name)).subtracting(streamed)
+        warnings = try reader.forEachRecord(of: held, omittingRelationshipsTo: streamed) { record in
             var record = record
             // A store cannot tell a nil value from an absent one: keep neither.
             record.values = JSONObject(record.values.members.filter { !$0.value.isNull })
@@ -45,10 +54,25 @@ final class CoreDataRecordIndex: ChildResolver {
         return reader.model.allRelationships(of: entity).filter { !$0.isToMany }.map(\.name)
     }
 
-    var entityNames: Set<String> { Set(records.map(\.entity)) }
+    var entityNames: Set<String> {
+        Set(records.map(\.entity)).union(reader.entityCounts().filter { streamed.contains($0.entity) && $0.rows > 0 }.map(\.entity))
+    }
 
     func records(of entities: Set<String>) -> [CoreDataRecord] {
         records.filter { entities.contains($0.entity) }
+    }
+
+    /// Calls `body` with every row of `entities`: held rows from memory, streamed ones from the store.
+    func forEachRecord(of entities: Set<String>, _ body: (CoreDataRecord) throws -> Void) throws {
+        for record in records where entities.contains(record.entity) { try body(record) }
+        let fromStore = entities.intersection(streamed)
+        guard !fromStore.isEmpty else { return }
+        let more = try reader.forEachRecord(of: fromStore) { record in
+            var record = record
+            record.values = JSONObject(record.values.members.filter { !$0.value.isNull })
+            try body(record)
+        }
+        warnings.merge(more, uniquingKeysWith: +)
     }
 
     func object(forID id: String) -> JSONObject? {
@@ -68,7 +92,11 @@ final class CoreDataRecordIndex: ChildResolver {
     }
 
     func take(_ record: CoreDataRecord) {
-        taken.insert(record.id)
+        if streamed.contains(record.entity) {
+            streamedTaken[record.entity, default: 0] += 1
+        } else {
+            taken.insert(record.id)
+        }
     }
 
     /// The canonical id of a row: its own UUID, else a name-based one from the store and the row.
@@ -87,6 +115,10 @@ final class CoreDataRecordIndex: ChildResolver {
         var counts: [String: Int] = [:]
         for record in records where entities.contains(record.entity) && !taken.contains(record.id) {
             counts[record.entity, default: 0] += 1
+        }
+        for (entity, rows) in reader.entityCounts() where streamed.contains(entity) && entities.contains(entity) {
+            let left = rows - (streamedTaken[entity] ?? 0)
+            if left > 0 { counts[entity, default: 0] += left }
         }
         return counts.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }

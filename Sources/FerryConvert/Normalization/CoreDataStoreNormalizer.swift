@@ -14,11 +14,8 @@ struct CoreDataStoreNormalizer {
     /// - Returns: what the store was taken for, for the report: `molten store (model cache)`.
     func convert(_ path: String) throws -> String {
         let (reader, app) = try open(path)
-        let index = try CoreDataRecordIndex(reader: reader)
+        let index = try CoreDataRecordIndex(reader: reader, streaming: app == .brewguide ? BrewGuideStoreReader.streamedEntities : [])
         let name = (path as NSString).lastPathComponent
-        for (warning, count) in index.warnings.sorted(by: { $0.key < $1.key }) {
-            context.report.warning("\(name): \(warning)" + (count > 1 ? " (\(count) times)" : ""))
-        }
         for note in reader.notes { context.report.warning("\(name): \(note)") }
         let time = context.fileTime(path)
         switch app {
@@ -29,6 +26,9 @@ struct CoreDataStoreNormalizer {
         case .roots:
             throw ConversionError(.notRecognized("a Roots store: Ferry converts Roots' JSON files (tasks.json, courses.json …), not its Core Data store yet; ferry dump reads it"),
                                   at: RecordLocation(file: path))
+        }
+        for (warning, count) in index.warnings.sorted(by: { $0.key < $1.key }) {
+            context.report.warning("\(name): \(warning)" + (count > 1 ? " (\(count) times)" : ""))
         }
         for (entity, rows) in index.untaken(among: index.entityNames) {
             context.report.warning("\(name): \(rows) \(entity) row\(rows == 1 ? "" : "s") not converted: \(app.rawValue) \(entity) has no canonical home")

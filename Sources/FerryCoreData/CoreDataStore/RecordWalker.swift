@@ -38,20 +38,21 @@ struct RecordWalker {
             case .foreignKey(let column, let entityColumn):
                 // The destination's UUID names it: read by joining its table on the key.
                 let destinationTable = relationship.destinationEntity.flatMap(reader.mapping.entity(named:))?.table
+                let keyIndex = columns.count
+                columns.append("t." + quote(column))
+                let entityIndex = entityColumn.map { entityColumn -> Int in
+                    columns.append("t." + quote(entityColumn))
+                    return columns.count - 1
+                }
                 var uuid: Int?
                 if let destinationTable, let uuidColumn = identifiers.uuidColumn(ofTable: destinationTable) {
                     try prepare(table: destinationTable, db: db)
                     let alias = "d\(joins.count)"
                     joins.append("LEFT JOIN \(quote(destinationTable)) \(alias) ON \(alias).Z_PK = t.\(quote(column))")
-                    uuid = columns.count + (entityColumn == nil ? 1 : 2)
+                    columns.append("\(alias).\(quote(uuidColumn))")
+                    uuid = columns.count - 1
                 }
-                foreignKeys.append((relationship.name, relationship.destinationEntity, columns.count, entityColumn.map { _ in columns.count + 1 }, uuid,
-                                    destinationTable, column))
-                columns.append("t." + quote(column))
-                if let entityColumn { columns.append("t." + quote(entityColumn)) }
-                if uuid != nil, let destinationTable, let uuidColumn = identifiers.uuidColumn(ofTable: destinationTable) {
-                    columns.append("d\(joins.count - 1)." + quote(uuidColumn))
-                }
+                foreignKeys.append((relationship.name, relationship.destinationEntity, keyIndex, entityIndex, uuid, destinationTable, column))
             case .inverseForeignKey, .joinTable:
                 toMany.append((relationship.name, storage))
             case .unmapped:

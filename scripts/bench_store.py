@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""The store cases of Ferry's benchmark (`make bench`): N generated BrewGuide brew logs converted from
+JSON and from a SwiftData store holding the same logs (scripts/make_brewguide_store.py, which adds
+one Recipe row per recipe the logs name), and that store dumped against the sqlite3 shell's JSON of
+its log table; then the store convert at 4N, for memory growth.
+
+  ferry convert logs.ndjson          (the JSON path, the reference)
+  ferry convert BrewGuide.store      target: <= 1.3x the JSON path, peak RSS < 150 MB, < 20% more at 4N
+  ferry dump BrewGuide.store         vs  sqlite3 -json "select * from ZBREWLOG"; target <= 2.5x, RSS < 100 MB
+
+Each case runs --runs times, cases alternating; medians and peak RSS are printed, with ratios.
+Usage: scripts/bench_store.py [--records N] [--runs R] [--ferry PATH] [--work DIR] [--no-scale]"""
+import argparse, os, statistics, subprocess, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench import ROOT, generated, positive, remove, require_ferry, run  # noqa: E402
+
+
+def store_of(work, n):
+    data = generated(work, n)
+    store = os.path.join(data, "BrewGuide.store")
+    if not os.path.exists(store):
+        subprocess.run([sys.executable, os.path.join(ROOT, "scripts/make_brewguide_store.py"), os.path.join(data, "logs.ndjson"), store],
+                       check=True)
+    return data, store
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--records", type=positive, default=1_000_000)
+    parser.add_argument("--runs", type=positive, default=3)
+    parser.add_argument("--ferry", default=os.path.join(ROOT, ".build/release/ferry"))
+    parser.add_argument("--work", default=os.path.join(ROOT, "out/bench"))
+    parser.add_argument("--no-scale", action="store_true", help="skip the 4N store convert")
+    args = parser.parse_args()
+    require_ferry(args.ferry)
+    data, store = store_of(args.work, args.records)
+    out = os.path.join(data, "out.ferry")
+
+    def convert(source, *extra):
+        def case():
+            remove(out)
+            return run([args.ferry, "convert", source, *extra, "--to", out])
+        return case
+
+    cases = {
+        "ferry convert logs.ndjson": convert(os.path.join(data, "logs.ndjson"), "--from", "brewguide"),
+        "ferry convert BrewGuide.store": convert(store),
+        "ferry dump BrewGuide.store": lambda: run(f"{args.ferry} dump {store} > /dev/null", shell=True),
+        "sqlite3 -json ZBREWLOG": lambda: run(f"sqlite3 -json {store} 'select * from ZBREWLOG' > /dev/null", shell=True),
+    }
+    results = {name: [] for name in cases}
+    names = list(cases)
+    for round_ in range(args.runs):
+        for name in names[round_ % len(names):] + names[:round_ % len(names)]:
+            results[name].append(cases[name]())
+    remove(out)
+    print(f"\n{args.records:,} brew logs, median of {args.runs} (seconds, peak RSS MB)")
+    medians = {}
+    for name, runs in results.items():
+        medians[name] = (statistics.median(r[0] for r in runs), max(r[1] for r in runs))
+        print(f"  {name:32s} {medians[name][0]:8.2f} s {medians[name][1]:8.1f} MB")
+    json_time = medians["ferry convert logs.ndjson"][0]
+    print(f"  store convert / JSON convert: {medians['ferry convert BrewGuide.store'][0] / json_time:.2f}x (target <= 1.3x)")
+    print(f"  ferry dump / sqlite3 -json:   {medians['ferry dump BrewGuide.store'][0] / medians['sqlite3 -json ZBREWLOG'][0]:.2f}x (target <= 2.5x)")
+    if not args.no_scale:
+        _, big = store_of(args.work, args.records * 4)
+        remove(out)
+        seconds, rss = run([args.ferry, "convert", big, "--to", out])
+        remove(out)
+        base = medians["ferry convert BrewGuide.store"][1]
+        print(f"  store convert at {args.records * 4:,}: {seconds:.2f} s, {rss:.1f} MB: {100 * (rss - base) / base:+.0f}% RSS over {args.records:,} (target < 20%)")
+
+
+if __name__ == "__main__":
+    main()
