@@ -2,6 +2,7 @@
 /// form of a name-based id.
 public enum Hex {
     private static let digits = Array("0123456789abcdef".utf8)
+    private static let upperDigits = Array("0123456789ABCDEF".utf8)
 
     public static func lowercase<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
         var text: [UInt8] = []
@@ -20,14 +21,19 @@ public enum Hex {
         precondition(bytes.count == 16, "a digest of at least 16 bytes")
         bytes[6] = (bytes[6] & 0x0F) | 0x50
         bytes[8] = (bytes[8] & 0x3F) | 0x80
-        let text = lowercase(bytes).uppercased()
-        var parts: [Substring] = []
-        var start = text.startIndex
-        for length in [8, 4, 4, 4, 12] {
-            let end = text.index(start, offsetBy: length)
-            parts.append(text[start..<end])
-            start = end
+        return uuid(bytes)
+    }
+
+    /// Bytes in the UUID form: upper-case hex, a hyphen after bytes 4, 6, 8 and 10 (called for
+    /// every row of a store: no formatting machinery).
+    public static func uuid<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
+        var text: [UInt8] = []
+        text.reserveCapacity(36)
+        for (index, byte) in bytes.enumerated() {
+            if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
+            text.append(upperDigits[Int(byte >> 4)])
+            text.append(upperDigits[Int(byte & 0x0F)])
         }
-        return parts.joined(separator: "-")
+        return String(decoding: text, as: UTF8.self)
     }
 }

@@ -25,6 +25,28 @@ import Testing
         #expect(LegacyDateDecoder().unixSeconds(.bool(true)) == nil)
     }
 
+    /// Ferry's own form (`…Z`) is read by hand, fast; every other form through the calendar. Both
+    /// must give the same instant, fractions and leap days included.
+    @Test func theFastFormReadsAsTheCalendarDoes() {
+        var generator = SystemRandomNumberGenerator()
+        var instants: [Double] = [0, -62_135_596_800, 253_402_300_799, 951_782_400, 1_709_164_800.5, 782_639_100.380816]
+        for _ in 0..<2000 { instants.append(Double(Int64.random(in: -62_135_596_800...253_402_300_799, using: &generator)) + Double(Int.random(in: 0..<1_000_000, using: &generator)) / 1e6) }
+        for instant in instants {
+            let text = CanonicalTime.string(unixSeconds: instant)
+            #expect(text.hasSuffix("Z"))
+            // What Ferry writes (gmtime: the proleptic Gregorian calendar) reads back to the microsecond.
+            #expect(CanonicalTime.unixSeconds(text).map { ($0 * 1e6).rounded() } == (instant * 1e6).rounded(), "\(text)")
+            // Foundation's calendar is Julian before 1582-10-15; from 1583 on both agree exactly.
+            guard instant > -12_212_553_600 else { continue }
+            let slow = CanonicalTime.unixSeconds(String(text.dropLast()) + "+00:00")
+            #expect(CanonicalTime.unixSeconds(text) == slow, "\(text)")
+        }
+        for invalid in ["2025-02-29T00:00:00Z", "2024-13-01T00:00:00Z", "2024-04-31T00:00:00Z", "2024-01-01T24:00:00Z", "2024-01-01T00:00:00.Z"] {
+            #expect(CanonicalTime.unixSeconds(invalid) == nil, "\(invalid)")
+        }
+        #expect(CanonicalTime.unixSeconds("2024-02-29T00:00:00Z") != nil)
+    }
+
     @Test func anEpochCanBeForced() {
         // 1e9 reads as a 2032 date since 2001 by default; as Unix seconds it is 2001-09-09.
         #expect(LegacyDateDecoder().unixSeconds(.integer(1_500_000_000)).map { CanonicalTime.string(unixSeconds: $0) } == "2017-07-14T02:40:00Z")

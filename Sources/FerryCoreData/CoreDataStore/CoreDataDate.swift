@@ -1,3 +1,4 @@
+import FerryJSON
 import Foundation
 
 /// Core Data's dates: seconds since 2001-01-01 00:00:00 UTC (`NSDate`'s reference date),
@@ -19,22 +20,40 @@ public enum CoreDataDate {
         var time = time_t(whole)
         var parts = tm()
         gmtime_r(&time, &parts)
-        var text = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
-                          Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
-        if micros > 0 {
-            var fraction = String(format: "%06d", micros)
-            while fraction.hasSuffix("0") { fraction.removeLast() }
-            text += "." + fraction
+        // Digits by hand: this runs for every date of every row, and String(format:) costs more than the rest.
+        var text: [UInt8] = []
+        text.reserveCapacity(27)
+        func digits(_ value: Int, _ count: Int) {
+            var value = value
+            var reversed: [UInt8] = []
+            for _ in 0..<count {
+                reversed.append(UInt8(ascii: "0") + UInt8(value % 10))
+                value /= 10
+            }
+            text.append(contentsOf: reversed.reversed())
         }
-        return text + "Z"
+        let year = Int(parts.tm_year) + 1900
+        if year < 0 { text.append(UInt8(ascii: "-")) }
+        digits(abs(year), 4)
+        text.append(UInt8(ascii: "-")); digits(Int(parts.tm_mon) + 1, 2)
+        text.append(UInt8(ascii: "-")); digits(Int(parts.tm_mday), 2)
+        text.append(UInt8(ascii: "T")); digits(Int(parts.tm_hour), 2)
+        text.append(UInt8(ascii: ":")); digits(Int(parts.tm_min), 2)
+        text.append(UInt8(ascii: ":")); digits(Int(parts.tm_sec), 2)
+        if micros > 0 {
+            var fraction = micros
+            var width = 6
+            while fraction % 10 == 0 { fraction /= 10; width -= 1 }
+            text.append(UInt8(ascii: ".")); digits(fraction, width)
+        }
+        text.append(UInt8(ascii: "Z"))
+        return String(decoding: text, as: UTF8.self)
     }
 }
 
 /// UUIDs as Apple writes them: upper-case, hyphenated.
 public enum UUIDText {
     public static func uppercase(_ bytes: Data) -> String {
-        let hex = bytes.map { String(format: "%02X", $0) }.joined()
-        let parts = [hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4), hex.dropFirst(20)]
-        return parts.joined(separator: "-")
+        Hex.uuid(bytes)
     }
 }
