@@ -25,15 +25,24 @@ public enum Hex {
     }
 
     /// Bytes in the UUID form: upper-case hex, a hyphen after bytes 4, 6, 8 and 10 (called for
-    /// every row of a store: no formatting machinery).
+    /// every row of a store: no formatting machinery, no generic iteration).
     public static func uuid<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
-        var text: [UInt8] = []
-        text.reserveCapacity(36)
-        for (index, byte) in bytes.enumerated() {
-            if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
-            text.append(upperDigits[Int(byte >> 4)])
-            text.append(upperDigits[Int(byte & 0x0F)])
+        uuid(buffer: Array(bytes))
+    }
+
+    public static func uuid(buffer bytes: [UInt8]) -> String {
+        String(unsafeUninitializedCapacity: bytes.count * 2 + 4) { text in
+            var out = 0
+            for index in bytes.indices {
+                if index == 4 || index == 6 || index == 8 || index == 10 {
+                    text[out] = UInt8(ascii: "-")
+                    out += 1
+                }
+                text[out] = upperDigits[Int(bytes[index] >> 4)]
+                text[out + 1] = upperDigits[Int(bytes[index] & 0x0F)]
+                out += 2
+            }
+            return out
         }
-        return String(decoding: text, as: UTF8.self)
     }
 }

@@ -54,6 +54,6 @@ public enum CoreDataDate {
 /// UUIDs as Apple writes them: upper-case, hyphenated.
 public enum UUIDText {
     public static func uppercase(_ bytes: Data) -> String {
-        Hex.uuid(bytes)
+        Hex.uuid(buffer: [UInt8](bytes))
     }
 }
