@@ -23,11 +23,14 @@ test: setup
 	@$(MAKE) --no-print-directory docs
 
 # Times convert, export and verify on N generated brew logs against sqlite-utils, the sqlite3
-# shell and tar/sha256sum (release build; minutes at the default million records).
+# shell and tar/sha256sum; then the store cases: the same logs converted from a SwiftData store,
+# dumped against sqlite3 -json, and converted at 4×N for memory (release build; many minutes at
+# the default million records).
 N ?= 1000000
 RUNS ?= 3
 bench: release
 	python3 scripts/bench.py --records $(N) --runs $(RUNS)
+	python3 scripts/bench_store.py --records $(N) --runs $(RUNS)
 
 # Peak memory of convert at N and at 4×N records, and its growth (minutes; 3 GB of generated data).
 bench-memory: release

@@ -4,6 +4,8 @@ and the brew parameters beside it), written three ways with the same records:
   OUT/logs.json    one JSON array         (ferry convert --from brewguide)
   OUT/logs.ndjson  one record per line    (ferry convert, sqlite-utils insert --nl)
   OUT/logs.csv     the same rows, flat    (the sqlite3 shell's .import)
+  OUT/logs-flat.ndjson, OUT/logs-flat.json  the same flat rows as JSON (sqlite-utils insert --pk id: keyed
+                   by the real UUID, one column per field, as the other tools get them)
 Usage: gen_brewlogs.py N OUT [SEED]"""
 import csv, json, os, random, sys, uuid
 
@@ -28,10 +30,12 @@ def main():
     rng = random.Random(int(sys.argv[3]) if len(sys.argv) > 3 else 1)
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "logs.json"), "w") as array, open(os.path.join(out, "logs.ndjson"), "w") as lines, \
-            open(os.path.join(out, "logs.csv"), "w", newline="") as flat:
+            open(os.path.join(out, "logs.csv"), "w", newline="") as flat, \
+            open(os.path.join(out, "logs-flat.ndjson"), "w") as flat_lines, open(os.path.join(out, "logs-flat.json"), "w") as flat_array:
         table = csv.writer(flat)
         table.writerow(COLUMNS)
         array.write("[")
+        flat_array.write("[")
         for i, record in enumerate(records(n, rng)):
             text = json.dumps(record, separators=(",", ":"))
             array.write(("," if i else "") + text)
@@ -40,7 +44,14 @@ def main():
             table.writerow([s["id"], s["timestamp"], s["method"], s["recipeNameAtBrew"], s["rating"], s["recipeId"],
                             s.get("tasteTag", ""), record["doseGrams"], record["targetYieldGrams"],
                             record["waterTemperatureCelsius"], record["grindLabel"], record.get("note", "")])
+            row = dict(zip(COLUMNS, [s["id"], s["timestamp"], s["method"], s["recipeNameAtBrew"], s["rating"], s["recipeId"],
+                                     s.get("tasteTag"), record["doseGrams"], record["targetYieldGrams"],
+                                     record["waterTemperatureCelsius"], record["grindLabel"], record.get("note")]))
+            text = json.dumps(row, separators=(",", ":"))
+            flat_lines.write(text + "\n")
+            flat_array.write(("," if i else "") + text)
         array.write("]")
+        flat_array.write("]")
 
 if __name__ == "__main__":
     main()
