@@ -77,12 +77,18 @@ def require_ferry(path):
         raise SystemExit(f"bench: {path}: no ferry executable there; run `make release` first or pass --ferry")
 
 
-def main():
+def arguments():
+    """The options every benchmark script takes."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--records", type=positive, default=1_000_000)
     parser.add_argument("--runs", type=positive, default=3)
     parser.add_argument("--ferry", default=os.path.join(ROOT, ".build/release/ferry"))
     parser.add_argument("--work", default=os.path.join(ROOT, "out/bench"))
+    return parser
+
+
+def main():
+    parser = arguments()
     parser.add_argument("--json", default=os.path.join(ROOT, "out/bench.json"))
     parser.add_argument("--skip-sqlite-utils", action="store_true", help="sqlite-utils takes minutes at 1M records")
     args = parser.parse_args()

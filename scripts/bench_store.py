@@ -10,10 +10,10 @@ its log table; then the store convert at 4N, for memory growth.
 
 Each case runs --runs times, cases alternating; medians and peak RSS are printed, with ratios.
 Usage: scripts/bench_store.py [--records N] [--runs R] [--ferry PATH] [--work DIR] [--no-scale]"""
-import argparse, os, statistics, subprocess, sys
+import os, statistics, subprocess, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench import ROOT, generated, positive, remove, require_ferry, run  # noqa: E402
+from bench import ROOT, arguments, generated, remove, require_ferry, run  # noqa: E402
 
 
 def store_of(work, n):
@@ -26,11 +26,7 @@ def store_of(work, n):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--records", type=positive, default=1_000_000)
-    parser.add_argument("--runs", type=positive, default=3)
-    parser.add_argument("--ferry", default=os.path.join(ROOT, ".build/release/ferry"))
-    parser.add_argument("--work", default=os.path.join(ROOT, "out/bench"))
+    parser = arguments()
     parser.add_argument("--no-scale", action="store_true", help="skip the 4N store convert")
     args = parser.parse_args()
     require_ferry(args.ferry)

@@ -102,5 +102,7 @@ import Testing
         }
         #expect(suffixesInAnotherOrder.count <= 2)
         #expect(reader.mapping.problems.isEmpty)
+        // The store's own model cache matches the store: no "names model cache, but its schema differs".
+        #expect(reader.versionMatch?.version == "model cache" && reader.notes.isEmpty, "\(reader.notes)")
     }
 }

@@ -124,4 +124,28 @@ import Testing
             #expect(visitor?.values["since"] == "2023-11-02T12:00:00Z")
         }
     }
+
+    /// The fixture's persistent history, decoded change by change: types, entities, records,
+    /// authors, the bundle id kept once in ATRANSACTIONSTRING, and times.
+    @Test func persistentHistoryComesOutAsItWasRecorded() throws {
+        let reader = try CoreDataStoreReader(path: Self.storePath, model: Self.modelPath)
+        #expect(try PersistentHistory.summary(of: reader)?.changeTypes == ["insert": 4, "update": 1, "delete": 1])
+        var lines: [String] = []
+        try PersistentHistory.forEachChange(of: reader) { change in
+            let transaction = change["transaction"]?.object
+            lines.append([change["type"]?.string, change["entity"]?.string, change["record"]?.string, transaction?["author"]?.string ?? "-",
+                          transaction?["bundleID"]?.string, transaction?["time"]?.string].map { $0 ?? "?" }.joined(separator: " "))
+        }
+        #expect(lines == [
+            "insert SystemMessage SystemMessage/p1 app com.example.gallery 2024-03-02T10:30:00Z",
+            "insert TextMessage TextMessage/p2 app com.example.gallery 2024-03-02T10:30:00Z",
+            "insert Artwork Artwork/p1 app com.example.gallery 2024-03-02T10:30:00Z",
+            "update Artwork Artwork/p1 - com.example.gallery.share 2024-05-10T18:00:00.5Z",
+            "insert Show Show/p1 - com.example.gallery.share 2024-05-10T18:00:00.5Z",
+            // A deleted object is named by its key: its row is gone.
+            "delete Artwork Artwork/p9 app com.example.gallery 2024-06-01T08:00:00Z",
+        ])
+        // History tables are Core Data's own: no warning, no entity.
+        #expect(reader.notes.isEmpty && reader.mapping.entity(number: 16001) == nil)
+    }
 }

@@ -148,6 +148,37 @@ public final class CoreDataStoreBuilder {
         }
     }
 
+    /// Records a transaction of the persistent history, with the tables Core Data adds when
+    /// history tracking is on (entities 16001–16003), made the first time: `changes` are
+    /// (entity, `Z_PK`, type: 0 insert, 1 update, 2 delete). The bundle id is kept once in
+    /// `ATRANSACTIONSTRING`, as Core Data keeps repeated strings; the author inline.
+    public func recordTransaction(author: String?, bundleID: String, at seconds: Double, changes: [(String, Int64, Int)]) throws {
+        try queue.write { [numbers] db in
+            if try !db.tableExists("ATRANSACTION") {
+                try db.execute(sql: """
+                    CREATE TABLE ACHANGE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCHANGETYPE INTEGER, ZENTITY INTEGER, ZENTITYPK INTEGER, ZTRANSACTIONID INTEGER, ZCOLUMNS BLOB );
+                    CREATE TABLE ATRANSACTION ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZAUTHORTS INTEGER, ZBUNDLEIDTS INTEGER, ZCONTEXTNAMETS INTEGER, ZPROCESSIDTS INTEGER, ZTIMESTAMP FLOAT, ZAUTHOR VARCHAR, ZBUNDLEID VARCHAR, ZCONTEXTNAME VARCHAR, ZPROCESSID VARCHAR, ZQUERYGEN BLOB );
+                    CREATE TABLE ATRANSACTIONSTRING ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR );
+                    CREATE INDEX ACHANGE_ZTRANSACTIONID_INDEX ON ACHANGE (ZTRANSACTIONID);
+                    CREATE UNIQUE INDEX Z_TRANSACTIONSTRING_UNIQUE_NAME ON ATRANSACTIONSTRING (ZNAME COLLATE BINARY ASC);
+                    INSERT INTO Z_PRIMARYKEY VALUES (16001, 'CHANGE', 0, 0), (16002, 'TRANSACTION', 0, 0), (16003, 'TRANSACTIONSTRING', 0, 0);
+                    """)
+            }
+            try db.execute(sql: "INSERT OR IGNORE INTO ATRANSACTIONSTRING (Z_ENT, Z_OPT, ZNAME) VALUES (16003, 1, ?)", arguments: [bundleID])
+            let bundle = try Int64.fetchOne(db, sql: "SELECT Z_PK FROM ATRANSACTIONSTRING WHERE ZNAME = ?", arguments: [bundleID])
+            try db.execute(sql: "INSERT INTO ATRANSACTION (Z_ENT, Z_OPT, ZBUNDLEIDTS, ZTIMESTAMP, ZAUTHOR) VALUES (16002, 1, ?, ?, ?)",
+                           arguments: [bundle, seconds, author])
+            let transaction = db.lastInsertedRowID
+            for (entity, primaryKey, type) in changes {
+                try db.execute(sql: "INSERT INTO ACHANGE (Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID) VALUES (16001, 1, ?, ?, ?, ?)",
+                               arguments: [type, numbers[entity], primaryKey, transaction])
+            }
+            for (table, name) in [("ACHANGE", "CHANGE"), ("ATRANSACTION", "TRANSACTION"), ("ATRANSACTIONSTRING", "TRANSACTIONSTRING")] {
+                try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = (SELECT max(Z_PK) FROM \(table)) WHERE Z_NAME = ?", arguments: [name])
+            }
+        }
+    }
+
     /// Writes `Z_PRIMARYKEY` and `Z_METADATA`.
     public func finish(storeUUID: String = "7E1F0000-0000-4000-8000-000000000001") throws {
         let hashes = EntityVersionHash.hashes(of: model).mapValues { Data($0) }

@@ -18,11 +18,7 @@ public enum SampleStores {
     /// first version with one record of each kind its second version cannot take, beside records
     /// that pass. The models are written by hand; the store is made from the first.
     public static func migrationCheck(_ folder: URL) throws {
-        let model = try ModelParser().parse(contentsOf: folder.appendingPathComponent("Books.xcdatamodeld/Books.xcdatamodel/contents").path,
-                                            versionName: "Books")
-        let path = folder.appendingPathComponent("Books.sqlite").path
-        fresh(path)
-        let builder = try CoreDataStoreBuilder(path: path, model: model, identifiers: ["v1"])
+        let builder = try freshFixture(folder, model: "Books", identifiers: ["v1"])
         let shelf = try builder.insert("Shelf", ["label": "A"])
         _ = try builder.insert("Book", ["title": "Fine", "pages": 300, "isbn": "1", "edition": "2", "shelf": shelf])
         _ = try builder.insert("Book", ["pages": 12, "isbn": "2", "edition": "3", "shelf": shelf])                      // no title
@@ -39,11 +35,7 @@ public enum SampleStores {
     /// join-table column suffix, a to-many without inverse, an entity column, ordered to-many and
     /// many-to-many), and a store of it holding one case of each.
     public static func sqlMapping(_ folder: URL) throws {
-        let model = try ModelParser().parse(contentsOf: folder.appendingPathComponent("Gallery.xcdatamodeld/Gallery.xcdatamodel/contents").path,
-                                            versionName: "Gallery")
-        let path = folder.appendingPathComponent("Gallery.sqlite").path
-        fresh(path)
-        let store = try CoreDataStoreBuilder(path: path, model: model, identifiers: ["gallery-1"])
+        let store = try freshFixture(folder, model: "Gallery", identifiers: ["gallery-1"])
         let moved = try store.insert("SystemMessage", ["text": "moved to storage", "sentAt": date("2024-03-01T09:00:00Z")])
         let loan = try store.insert("TextMessage", ["text": "on loan to Paris", "sentAt": date("2024-03-02T10:30:00Z")])
         let sunflowers = try store.insert("Artwork", ["title": "Sunflowers", "year": 1888, "note": loan])
@@ -59,6 +51,13 @@ public enum SampleStores {
             let room = try store.insert("Room", ["label": label, "gallery": gallery])
             try store.setOrder("Room", primaryKey: room, inverse: "gallery", position: position)
         }
+        // History tracking was on: two saves of the app, one of its share extension.
+        try store.recordTransaction(author: "app", bundleID: "com.example.gallery", at: date("2024-03-02T10:30:00Z"),
+                                    changes: [("SystemMessage", moved, 0), ("TextMessage", loan, 0), ("Artwork", sunflowers, 0)])
+        try store.recordTransaction(author: nil, bundleID: "com.example.gallery.share", at: date("2024-05-10T18:00:00Z") + 0.5,
+                                    changes: [("Artwork", sunflowers, 1), ("Show", show, 0)])
+        try store.recordTransaction(author: "app", bundleID: "com.example.gallery", at: date("2024-06-01T08:00:00Z"),
+                                    changes: [("Artwork", 9, 2)])
         try store.finish()
     }
 
@@ -78,6 +77,15 @@ public enum SampleStores {
         let room = try store.insert("Room", ["label": "North", "gallery": gallerySide])
         try store.setOrder("Room", primaryKey: room, inverse: "gallery", position: 1)
         try store.finish()
+    }
+
+    /// A new store `<name>.sqlite` in `folder` for the model `<name>.xcdatamodeld` beside it.
+    static func freshFixture(_ folder: URL, model name: String, identifiers: [String]) throws -> CoreDataStoreBuilder {
+        let model = try ModelParser().parse(contentsOf: folder.appendingPathComponent("\(name).xcdatamodeld/\(name).xcdatamodel/contents").path,
+                                            versionName: name)
+        let path = folder.appendingPathComponent("\(name).sqlite").path
+        fresh(path)
+        return try CoreDataStoreBuilder(path: path, model: model, identifiers: identifiers)
     }
 
     static func fresh(_ path: String) {

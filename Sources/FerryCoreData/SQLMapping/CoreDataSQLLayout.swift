@@ -20,11 +20,8 @@ public enum RelationshipStorage: Sendable, Hashable {
 /// each property lives. The rules, and the evidence for each, are in
 /// `Formats/coredata-sql-mapping.md`; the same layout reads stores and is what writing them follows.
 public struct CoreDataSQLLayout: Sendable {
-    public struct Column: Sendable, Hashable {
-        public var name: String
-        /// `INTEGER`, `TIMESTAMP`, `FLOAT`, `DECIMAL`, `VARCHAR` or `BLOB`.
-        public var declaredType: String
-    }
+    /// A column as a store declares it: `INTEGER`, `TIMESTAMP`, `FLOAT`, `DECIMAL`, `VARCHAR` or `BLOB`.
+    public typealias Column = CoreDataStoreSchema.Column
 
     public struct Table: Sendable {
         public var name: String
