@@ -25,6 +25,9 @@ public struct ConversionOptions: Sendable {
     public var logIDsCheckedByStore = false
     /// Opens `.molten` exports (zips): FerryArchive's `ArchiveReader.opener`; nil refuses them.
     public var openArchive: ArchiveOpener?
+    /// Store rows an app reads typed (BrewGuide's logs) skip the record objects; off, every row
+    /// goes the general way. Both give the same result: a test holds one against the other.
+    public var readsStoreRowsTyped = true
 
     public init(from: LegacyApp? = nil, model: String? = nil, keepGoing: Bool = false, epoch: LegacyDateDecoder.Epoch = .automatic,
                 batchSize: Int = 5_000, progress: (@Sendable (ConversionProgress) -> Void)? = nil, openArchive: ArchiveOpener? = nil) {

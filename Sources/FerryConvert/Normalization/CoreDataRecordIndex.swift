@@ -62,12 +62,13 @@ final class CoreDataRecordIndex: ChildResolver {
         records.filter { entities.contains($0.entity) }
     }
 
-    /// Calls `body` with every row of `entities`: held rows from memory, streamed ones from the store.
-    func forEachRecord(of entities: Set<String>, _ body: (CoreDataRecord) throws -> Void) throws {
+    /// Calls `body` with every row of `entities`: held rows from memory, streamed ones from the store
+    /// (offered to `typed` first, when given).
+    func forEachRecord(of entities: Set<String>, typed: TypedRows? = nil, _ body: (CoreDataRecord) throws -> Void) throws {
         for record in records where entities.contains(record.entity) { try body(record) }
         let fromStore = entities.intersection(streamed)
         guard !fromStore.isEmpty else { return }
-        let more = try reader.forEachRecord(of: fromStore) { record in
+        let more = try reader.forEachRecord(of: fromStore, typed: typed) { record in
             var record = record
             record.values = JSONObject(record.values.members.filter { !$0.value.isNull })
             try body(record)
@@ -89,6 +90,11 @@ final class CoreDataRecordIndex: ChildResolver {
 
     func record(withID id: String) -> CoreDataRecord? {
         byID[id].map { records[$0] }
+    }
+
+    /// A streamed row taken without becoming a record.
+    func takeStreamed(_ entity: String) {
+        streamedTaken[entity, default: 0] += 1
     }
 
     func take(_ record: CoreDataRecord) {

@@ -22,7 +22,7 @@ struct CoreDataStoreNormalizer {
         case .molten: try MoltenStoreReader(context: context, index: index, time: time).convert()
         case .forager: try ForagerStoreReader(context: context, index: index, time: time).convert()
         case .photoapp: try PhotoAppStoreReader(context: context, index: index, time: time).convert()
-        case .brewguide: try BrewGuideStoreReader(context: context, index: index, time: time).convert()
+        case .brewguide: try BrewGuideStoreReader(context: context, index: index, time: time, typedRows: options.readsStoreRowsTyped).convert()
         case .roots:
             throw ConversionError(.notRecognized("a Roots store: Ferry converts Roots' JSON files (tasks.json, courses.json …), not its Core Data store yet; ferry dump reads it"),
                                   at: RecordLocation(file: path))

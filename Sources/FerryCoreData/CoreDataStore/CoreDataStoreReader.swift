@@ -216,12 +216,14 @@ public final class CoreDataStoreReader: @unchecked Sendable {
     /// - Parameter omitted: relationships whose destination is one of these entities are left out
     ///   of the records (a caller that streams those entities itself need not hold their ids).
     @discardableResult
-    public func forEachRecord(of entities: Set<String>?, omittingRelationshipsTo omitted: Set<String> = [],
+    /// - Parameter typed: rows of one entity offered typed first (``TypedRows``); those it takes
+    ///   do not reach `body`.
+    public func forEachRecord(of entities: Set<String>?, omittingRelationshipsTo omitted: Set<String> = [], typed: TypedRows? = nil,
                               _ body: (CoreDataRecord) throws -> Void) throws -> [String: Int] {
         var walker = RecordWalker(reader: self)
         try file.read { db in
             for entity in mapping.entities where entities?.contains(entity.entity.name) ?? true {
-                try walker.walk(entity, omitting: { omitted.contains($0.destinationEntity ?? "") }, db: db, body: body)
+                try walker.walk(entity, omitting: { omitted.contains($0.destinationEntity ?? "") }, typed: typed, db: db, body: body)
             }
         }
         return walker.decoder.warnings

@@ -24,14 +24,14 @@ struct RecordWalker {
 
     /// - Parameter omitting: relationships left out of each record (a caller that reads their
     ///   destinations on its own need not hold, say, a million log ids per recipe).
-    mutating func walk(_ entity: EntityMapping, omitting: (RelationshipDescription) -> Bool = { _ in false }, db: Database,
-                       body: (CoreDataRecord) throws -> Void) throws {
+    mutating func walk(_ entity: EntityMapping, omitting: (RelationshipDescription) -> Bool = { _ in false }, typed: TypedRows? = nil,
+                       db: Database, body: (CoreDataRecord) throws -> Void) throws {
         guard let number = entity.number, let table = entity.table else { return }
         try prepare(table: table, db: db)
         let attributes = entity.attributes.compactMap { pair in pair.column.map { (pair.attribute, $0) } }
         var columns = ["t.Z_PK"] + attributes.map { "t." + quote($0.1) }
         var joins: [String] = []
-        var foreignKeys: [(name: String, destination: String?, column: Int, entityColumn: Int?, uuid: Int?, table: String?, columnName: String)] = []
+        var foreignKeys: [ForeignKey] = []
         var toMany: [(name: String, storage: RelationshipStorage)] = []
         for (relationship, storage) in entity.relationships where !omitting(relationship) {
             switch storage {
@@ -63,6 +63,13 @@ struct RecordWalker {
             columns.append("t." + quote(column))
             return columns.count - 1
         }
+        // Typed rows: positions of the cells and to-ones asked for, when the entity has them all.
+        let typed = typed.flatMap { typed -> (TypedRows, [Int], [Int])? in
+            guard typed.entity == entity.entity.name, toMany.isEmpty else { return nil }
+            let cells = typed.attributes.map { name in attributes.firstIndex { $0.0.name.lowercased() == name.lowercased() }.map { $0 + 1 } ?? -1 }
+            let targets = typed.toOnes.map { name in foreignKeys.firstIndex { $0.name.lowercased() == name.lowercased() } ?? -1 }
+            return cells.contains(-1) || targets.contains(-1) ? nil : (typed, cells, targets)
+        }
         let sql = "SELECT \(columns.joined(separator: ", ")) FROM \(quote(table)) t \(joins.joined(separator: " ")) WHERE t.Z_ENT = ? ORDER BY t.Z_PK"
         let rows = try Row.fetchCursor(db, sql: sql, arguments: [number])
         while let row = try rows.next() {
@@ -70,23 +77,21 @@ struct RecordWalker {
                 throw CoreDataReadError(.corruptStore("table \(table), a row of entity \(entity.entity.name): Z_PK \(row[0] as DatabaseValue) is not an integer"),
                                         file: reader.path)
             }
+            if let (rows, cells, targets) = typed {
+                var targetIDs: [String?] = []
+                for position in targets {
+                    let key = foreignKeys[position]
+                    targetIDs.append(try target(of: key, in: row, table: table, primaryKey: primaryKey))
+                }
+                let id = identifiers.identifier(of: primaryKey, entityNumber: number, fallback: entity.entity.name, uuid: ownUUID.map { row[$0] }, table: table)
+                if try rows.take(TypedRow(primaryKey: primaryKey, id: id, cells: cells.map { Self.cell(row[$0]) }, targets: targetIDs)) { continue }
+            }
             var values = JSONObject()
             for (index, (attribute, _)) in attributes.enumerated() {
                 values[attribute.name] = decoder.decode(row[index + 1] as DatabaseValue, as: attribute, entity: entity.entity.name)
             }
             for key in foreignKeys {
-                let stored: DatabaseValue = row[key.column]
-                guard let target = StoreValue.integer(stored) else {
-                    guard stored.isNull else {
-                        throw CoreDataReadError(.corruptStore("table \(table), column \(key.columnName), Z_PK \(primaryKey): \(stored) is not a row number"),
-                                                file: reader.path)
-                    }
-                    values[key.name] = .null
-                    continue
-                }
-                let targetNumber = key.entityColumn.flatMap { StoreValue.integer(row[$0]) }.flatMap { Int(exactly: $0) }
-                values[key.name] = .string(identifiers.identifier(of: target, entityNumber: targetNumber, fallback: key.destination,
-                                                                  uuid: key.uuid.map { row[$0] }, table: key.table))
+                values[key.name] = try target(of: key, in: row, table: table, primaryKey: primaryKey).map { .string($0) } ?? .null
             }
             for relationship in toMany {
                 values[relationship.name] = .array(try related(primaryKey, storage: relationship.storage, db: db).map { .string($0) })
@@ -94,6 +99,32 @@ struct RecordWalker {
             let id = identifiers.identifier(of: primaryKey, entityNumber: number, fallback: entity.entity.name, uuid: ownUUID.map { row[$0] }, table: table)
             try body(CoreDataRecord(entity: entity.entity.name, id: id,
                                  primaryKey: primaryKey, values: values))
+        }
+    }
+
+    typealias ForeignKey = (name: String, destination: String?, column: Int, entityColumn: Int?, uuid: Int?, table: String?, columnName: String)
+
+    /// The id of a to-one's object, nil when it has none.
+    private func target(of key: ForeignKey, in row: Row, table: String, primaryKey: Int64) throws -> String? {
+        let stored: DatabaseValue = row[key.column]
+        guard let target = StoreValue.integer(stored) else {
+            guard stored.isNull else {
+                throw CoreDataReadError(.corruptStore("table \(table), column \(key.columnName), Z_PK \(primaryKey): \(stored) is not a row number"),
+                                        file: reader.path)
+            }
+            return nil
+        }
+        let targetNumber = key.entityColumn.flatMap { StoreValue.integer(row[$0]) }.flatMap { Int(exactly: $0) }
+        return identifiers.identifier(of: target, entityNumber: targetNumber, fallback: key.destination, uuid: key.uuid.map { row[$0] }, table: key.table)
+    }
+
+    static func cell(_ value: DatabaseValue) -> StoreCell {
+        switch value.storage {
+        case .null: return .null
+        case .int64(let number): return .integer(number)
+        case .double(let number): return .real(number)
+        case .string(let text): return .text(text)
+        case .blob(let bytes): return .blob(bytes)
         }
     }
 

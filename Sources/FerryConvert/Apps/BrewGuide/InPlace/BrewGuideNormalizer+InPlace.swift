@@ -13,7 +13,7 @@ extension BrewGuideNormalizer {
         let file = location.file
         var log = Log(id: read.id, source: SourceRef(app: .brewguide, entity: "BrewLog", key: read.id, file: context.fileName(file)),
                       kind: "brew", createdAt: time, modifiedAt: time)
-        if let timestamp = read.timestamp, let seconds = context.dates.unixSeconds(number: timestamp) {
+        if let seconds = read.unixTime ?? read.timestamp.flatMap({ context.dates.unixSeconds(number: $0) }) {
             let started = CanonicalTime.string(unixSeconds: seconds)
             log.startedAt = started
             log.createdAt = started

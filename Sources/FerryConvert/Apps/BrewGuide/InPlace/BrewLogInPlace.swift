@@ -27,6 +27,8 @@ struct BrewLogInPlace {
     var yield: Double?
     var temperature: Double?
     var grind: String?
+    /// Set when the time is known as Unix seconds (a store's date), rather than a DTO's number.
+    var unixTime: Double? = nil
 
     /// The log at the start of `bytes` and its length, or nil to leave it to the general reading.
     static func read(_ bytes: UnsafeBufferPointer<UInt8>) -> (made: BrewLogInPlace, length: Int)? {

@@ -1,0 +1,36 @@
+import Foundation
+
+/// A store's value as SQLite holds it, for readers that take typed values straight from a row.
+public enum StoreCell: Sendable, Equatable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob(Data)
+}
+
+/// One row of an entity before it becomes a ``CoreDataRecord``: its key, its id as `ferry dump`
+/// names it, the cells of the attributes asked for and the ids of the to-ones asked for.
+public struct TypedRow: Sendable {
+    public var primaryKey: Int64
+    public var id: String
+    public var cells: [StoreCell]
+    public var targets: [String?]
+}
+
+/// What a reader of typed rows asks for: attributes and to-ones by name (any case), and what it
+/// does with each row; `take` returns false to have the row read as a ``CoreDataRecord`` instead.
+/// Rows of entities with to-many relationships are not offered: reading those takes a query per row.
+public struct TypedRows {
+    public var entity: String
+    public var attributes: [String]
+    public var toOnes: [String]
+    public var take: (TypedRow) throws -> Bool
+
+    public init(entity: String, attributes: [String], toOnes: [String], take: @escaping (TypedRow) throws -> Bool) {
+        self.entity = entity
+        self.attributes = attributes
+        self.toOnes = toOnes
+        self.take = take
+    }
+}
