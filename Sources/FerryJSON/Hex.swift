@@ -26,11 +26,7 @@ public enum Hex {
 
     /// Bytes in the UUID form: upper-case hex, a hyphen after bytes 4, 6, 8 and 10 (called for
     /// every row of a store: no formatting machinery, no generic iteration).
-    public static func uuid<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
-        uuid(buffer: Array(bytes))
-    }
-
-    public static func uuid(buffer bytes: [UInt8]) -> String {
+    public static func uuid(_ bytes: [UInt8]) -> String {
         String(unsafeUninitializedCapacity: bytes.count * 2 + 4) { text in
             var out = 0
             for index in bytes.indices {

@@ -73,12 +73,6 @@ public final class CoreDataStoreBuilder {
         return indexes.sorted { $0.key < $1.key }.map { ($0.key, $0.value.0, $0.value.1) }
     }
 
-    static func table(_ root: EntityDescription) -> String { "Z" + root.name.uppercased() }
-
-    static func declaredType(_ type: AttributeType) -> String {
-        CoreDataSQLLayout.placement(of: type).declaredType
-    }
-
     /// Inserts an object; `values` are keyed by property name (to-one relationships take the
     /// destination's primary key, and its entity is taken to be the declared destination).
     /// Returns the new `Z_PK`.

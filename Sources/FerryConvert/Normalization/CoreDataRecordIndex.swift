@@ -31,12 +31,7 @@ final class CoreDataRecordIndex: ChildResolver {
         self.streamed = streamed
         var records: [CoreDataRecord] = []
         let held = Set(reader.mapping.entities.map(\.entity.name)).subtracting(streamed)
-        warnings = try reader.forEachRecord(of: held, omittingRelationshipsTo: streamed) { record in
-            var record = record
-            // A store cannot tell a nil value from an absent one: keep neither.
-            record.values = JSONObject(record.values.members.filter { !$0.value.isNull })
-            records.append(record)
-        }
+        warnings = try reader.forEachRecord(of: held, omittingRelationshipsTo: streamed) { records.append(Self.withoutNulls($0)) }
         self.records = records
         caseInsensitive = reader.schemaSource == .inferred
         storeKey = reader.metadata.storeUUID ?? (reader.path as NSString).lastPathComponent
@@ -68,11 +63,7 @@ final class CoreDataRecordIndex: ChildResolver {
         for record in records where entities.contains(record.entity) { try body(record) }
         let fromStore = entities.intersection(streamed)
         guard !fromStore.isEmpty else { return }
-        let more = try reader.forEachRecord(of: fromStore, typed: typed) { record in
-            var record = record
-            record.values = JSONObject(record.values.members.filter { !$0.value.isNull })
-            try body(record)
-        }
+        let more = try reader.forEachRecord(of: fromStore, typed: typed) { try body(Self.withoutNulls($0)) }
         warnings.merge(more, uniquingKeysWith: +)
     }
 
@@ -92,6 +83,13 @@ final class CoreDataRecordIndex: ChildResolver {
         byID[id].map { records[$0] }
     }
 
+    /// A store cannot tell a nil value from an absent one: keep neither.
+    private static func withoutNulls(_ record: CoreDataRecord) -> CoreDataRecord {
+        var record = record
+        record.values = JSONObject(record.values.members.filter { !$0.value.isNull })
+        return record
+    }
+
     /// A streamed row taken without becoming a record.
     func takeStreamed(_ entity: String) {
         streamedTaken[entity, default: 0] += 1
@@ -99,7 +97,7 @@ final class CoreDataRecordIndex: ChildResolver {
 
     func take(_ record: CoreDataRecord) {
         if streamed.contains(record.entity) {
-            streamedTaken[record.entity, default: 0] += 1
+            takeStreamed(record.entity)
         } else {
             taken.insert(record.id)
         }

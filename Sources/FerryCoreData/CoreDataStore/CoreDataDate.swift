@@ -24,17 +24,15 @@ public enum CoreDataDate {
         var text: [UInt8] = []
         text.reserveCapacity(27)
         func digits(_ value: Int, _ count: Int) {
-            var value = value
-            var reversed: [UInt8] = []
-            for _ in 0..<count {
-                reversed.append(UInt8(ascii: "0") + UInt8(value % 10))
-                value /= 10
+            var divisor = 1
+            for _ in 1..<count { divisor *= 10 }
+            while divisor > 0 {
+                text.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+                divisor /= 10
             }
-            text.append(contentsOf: reversed.reversed())
         }
-        let year = Int(parts.tm_year) + 1900
-        if year < 0 { text.append(UInt8(ascii: "-")) }
-        digits(abs(year), 4)
+        // The representable range starts at year 1: no sign.
+        digits(Int(parts.tm_year) + 1900, 4)
         text.append(UInt8(ascii: "-")); digits(Int(parts.tm_mon) + 1, 2)
         text.append(UInt8(ascii: "-")); digits(Int(parts.tm_mday), 2)
         text.append(UInt8(ascii: "T")); digits(Int(parts.tm_hour), 2)
@@ -54,6 +52,6 @@ public enum CoreDataDate {
 /// UUIDs as Apple writes them: upper-case, hyphenated.
 public enum UUIDText {
     public static func uppercase(_ bytes: Data) -> String {
-        Hex.uuid(buffer: [UInt8](bytes))
+        Hex.uuid([UInt8](bytes))
     }
 }

@@ -117,7 +117,7 @@ private struct StoreNames {
             // Z_3REPRESENTATIVEASSETS): a two-key table is unambiguous once the suffix is set aside.
             func key(_ name: String) -> String? {
                 keys.first { $0.caseInsensitiveCompare(name) == .orderedSame }
-                    ?? keys.filter { Self.unsuffixed($0).caseInsensitiveCompare(Self.unsuffixed(name)) == .orderedSame }.onlyElement
+                    ?? keys.filter { SQLName.unsuffixed($0).caseInsensitiveCompare(SQLName.unsuffixed(name)) == .orderedSame }.onlyElement
             }
             guard let sourceColumn = key(source), let destinationColumn = key(destination), sourceColumn != destinationColumn else {
                 return .unmapped(reason: "join table \(table.name) has no columns \(source) and \(destination) (it has \(keys.joined(separator: ", ")))")
@@ -128,10 +128,6 @@ private struct StoreNames {
         case .unmapped:
             return storage
         }
-    }
-
-    static func unsuffixed(_ name: String) -> Substring {
-        name.dropLast(name.reversed().prefix { $0.isASCII && $0.isNumber }.count)
     }
 }
 

@@ -181,7 +181,7 @@ public final class CoreDataStoreReader: @unchecked Sendable {
         return ResolvedModel(model: model, source: .model(path: modelPath, version: part.name), match: partial, notes: match.notes + [note])
     }
 
-    /// The versions of a model file or compiled model, as candidates for matching.    /// The versions of a model file or compiled model, as candidates for matching.
+    /// The versions of a model file or compiled model, as candidates for matching.
     static func candidates(_ modelPath: String) throws -> [CandidateVersion] {
         if modelPath.hasSuffix(".momd") || modelPath.hasSuffix(".mom") || modelPath.hasSuffix(".momd/") {
             return try CompiledModel(at: modelPath).candidates()
@@ -213,11 +213,11 @@ public final class CoreDataStoreReader: @unchecked Sendable {
 
     /// Calls `body` for every object of `entities` (all when nil), streaming: one row at a time,
     /// in primary-key order, whatever the size of the store.
-    /// - Parameter omitted: relationships whose destination is one of these entities are left out
-    ///   of the records (a caller that streams those entities itself need not hold their ids).
+    /// - Parameters:
+    ///   - omitted: relationships whose destination is one of these entities are left out of the
+    ///     records (a caller that streams those entities itself need not hold their ids).
+    ///   - typed: rows of one entity offered typed first (``TypedRows``); those it takes do not reach `body`.
     @discardableResult
-    /// - Parameter typed: rows of one entity offered typed first (``TypedRows``); those it takes
-    ///   do not reach `body`.
     public func forEachRecord(of entities: Set<String>?, omittingRelationshipsTo omitted: Set<String> = [], typed: TypedRows? = nil,
                               _ body: (CoreDataRecord) throws -> Void) throws -> [String: Int] {
         var walker = RecordWalker(reader: self)

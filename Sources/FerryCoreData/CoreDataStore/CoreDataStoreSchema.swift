@@ -78,11 +78,11 @@ public struct CoreDataStoreSchema: Sendable {
         for name in names where !name.hasPrefix("sqlite_") {
             let columns = try Row.fetchAll(db, sql: "SELECT name, type FROM pragma_table_info(?)", arguments: [name])
                 .map { Column(name: $0["name"], declaredType: ($0["type"] as String?)?.uppercased() ?? "") }
-            let quoted = name.replacingOccurrences(of: "\"", with: "\"\"")
-            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM \"\(quoted)\"") ?? 0
+            let quoted = SQLName.quoted(name)
+            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(quoted)") ?? 0
             tables.append(Table(name: name, columns: columns, rowCount: count))
             if columns.contains(where: { $0.name == "Z_ENT" }), !bookkeepingTables.contains(name) {
-                for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, count(*) FROM \"\(quoted)\" GROUP BY Z_ENT") {
+                for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, count(*) FROM \(quoted) GROUP BY Z_ENT") {
                     if let number = StoreValue.integer(row[0]).flatMap({ Int(exactly: $0) }) {
                         rowsPerEntity[number, default: 0] += StoreValue.integer(row[1]).map { Int($0) } ?? 0
                     }

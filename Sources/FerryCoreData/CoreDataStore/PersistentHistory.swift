@@ -12,9 +12,13 @@ public struct PersistentHistory: Sendable, Encodable {
     /// Changes by type: `insert`, `update`, `delete`.
     public var changeTypes: [String: Int]
 
+    static func keepsHistory(_ reader: CoreDataStoreReader) -> Bool {
+        reader.schema.table(named: "ACHANGE") != nil && reader.schema.table(named: "ATRANSACTION") != nil
+    }
+
     /// Nil when the store keeps no history.
     public static func summary(of reader: CoreDataStoreReader) throws -> PersistentHistory? {
-        guard reader.schema.table(named: "ACHANGE") != nil, reader.schema.table(named: "ATRANSACTION") != nil else { return nil }
+        guard keepsHistory(reader) else { return nil }
         return try reader.file.read { db in
             var types: [String: Int] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT ZCHANGETYPE, count(*) FROM ACHANGE GROUP BY ZCHANGETYPE") {
@@ -30,9 +34,7 @@ public struct PersistentHistory: Sendable, Encodable {
     /// `record` names the object as `ferry dump` does when it still exists, else `<Entity>/p<Z_PK>`.
     /// - Throws: ``CoreDataReadError`` when the store keeps no history or a row is damaged.
     public static func forEachChange(of reader: CoreDataStoreReader, _ body: (JSONValue) throws -> Void) throws {
-        guard reader.schema.table(named: "ACHANGE") != nil, reader.schema.table(named: "ATRANSACTION") != nil else {
-            throw CoreDataReadError(.noPersistentHistory, file: reader.path)
-        }
+        guard keepsHistory(reader) else { throw CoreDataReadError(.noPersistentHistory, file: reader.path) }
         var identifiers = RecordIdentifiers(reader: reader)
         try reader.file.read { db in
             let strings = try Self.strings(db)

@@ -21,9 +21,6 @@ struct RecordIdentifiers {
         }.first
     }
 
-    func table(ofEntityNumber number: Int?, fallback: String?) -> String? {
-        number.flatMap { reader.mapping.entity(number: $0)?.table } ?? fallback.flatMap { reader.mapping.entity(named: $0)?.table }
-    }
 
     /// - Parameter uuid: the value of the row's UUID column, when its table has one.
     func identifier(of primaryKey: Int64, entityNumber: Int?, fallback: String?, uuid: DatabaseValue?, table: String?) -> String {
@@ -37,11 +34,11 @@ struct RecordIdentifiers {
 
     /// One object by its key, reading its UUID if its table has one.
     mutating func identifier(of primaryKey: Int64, entityNumber: Int?, db: Database) throws -> String {
-        let table = table(ofEntityNumber: entityNumber, fallback: nil)
+        let table = entityNumber.flatMap { reader.mapping.entity(number: $0)?.table }
         var uuid: DatabaseValue?
         if let table, let column = uuidColumn(ofTable: table) {
             try prepare(table: table, db: db)
-            uuid = try DatabaseValue.fetchOne(db.cachedStatement(sql: "SELECT \(Self.quote(column)) FROM \(Self.quote(table)) WHERE Z_PK = ?"),
+            uuid = try DatabaseValue.fetchOne(db.cachedStatement(sql: "SELECT \(SQLName.quoted(column)) FROM \(SQLName.quoted(table)) WHERE Z_PK = ?"),
                                               arguments: [primaryKey])
         }
         return identifier(of: primaryKey, entityNumber: entityNumber, fallback: nil, uuid: uuid, table: table)
@@ -52,11 +49,11 @@ struct RecordIdentifiers {
         guard duplicates[table] == nil else { return }
         duplicates[table] = []
         guard let column = uuidColumn(ofTable: table) else { return }
-        let quoted = Self.quote(column)
+        let quoted = SQLName.quoted(column)
         var shared: Set<String> = []
         // The same UUID as bytes and as text (another tool's row) is one UUID.
         let rows = try DatabaseValue.fetchCursor(db, sql: """
-            SELECT \(quoted) FROM \(Self.quote(table)) WHERE \(quoted) IS NOT NULL
+            SELECT \(quoted) FROM \(SQLName.quoted(table)) WHERE \(quoted) IS NOT NULL
             GROUP BY CASE typeof(\(quoted)) WHEN 'blob' THEN hex(\(quoted)) ELSE upper(replace(\(quoted), '-', '')) END HAVING count(*) > 1
             """)
         while let value = try rows.next() {
@@ -85,9 +82,5 @@ struct RecordIdentifiers {
         case .string(let string): return string.uppercased()
         default: return nil
         }
-    }
-
-    static func quote(_ identifier: String) -> String {
-        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

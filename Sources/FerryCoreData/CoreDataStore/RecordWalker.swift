@@ -29,7 +29,7 @@ struct RecordWalker {
         guard let number = entity.number, let table = entity.table else { return }
         try prepare(table: table, db: db)
         let attributes = entity.attributes.compactMap { pair in pair.column.map { (pair.attribute, $0) } }
-        var columns = ["t.Z_PK"] + attributes.map { "t." + quote($0.1) }
+        var columns = ["t.Z_PK"] + attributes.map { "t." + SQLName.quoted($0.1) }
         var joins: [String] = []
         var foreignKeys: [ForeignKey] = []
         var toMany: [(name: String, storage: RelationshipStorage)] = []
@@ -39,17 +39,17 @@ struct RecordWalker {
                 // The destination's UUID names it: read by joining its table on the key.
                 let destinationTable = relationship.destinationEntity.flatMap(reader.mapping.entity(named:))?.table
                 let keyIndex = columns.count
-                columns.append("t." + quote(column))
+                columns.append("t." + SQLName.quoted(column))
                 let entityIndex = entityColumn.map { entityColumn -> Int in
-                    columns.append("t." + quote(entityColumn))
+                    columns.append("t." + SQLName.quoted(entityColumn))
                     return columns.count - 1
                 }
                 var uuid: Int?
                 if let destinationTable, let uuidColumn = identifiers.uuidColumn(ofTable: destinationTable) {
                     try prepare(table: destinationTable, db: db)
                     let alias = "d\(joins.count)"
-                    joins.append("LEFT JOIN \(quote(destinationTable)) \(alias) ON \(alias).Z_PK = t.\(quote(column))")
-                    columns.append("\(alias).\(quote(uuidColumn))")
+                    joins.append("LEFT JOIN \(SQLName.quoted(destinationTable)) \(alias) ON \(alias).Z_PK = t.\(SQLName.quoted(column))")
+                    columns.append("\(alias).\(SQLName.quoted(uuidColumn))")
                     uuid = columns.count - 1
                 }
                 foreignKeys.append((relationship.name, relationship.destinationEntity, keyIndex, entityIndex, uuid, destinationTable, column))
@@ -60,7 +60,7 @@ struct RecordWalker {
             }
         }
         let ownUUID = identifiers.uuidColumn(ofTable: table).map { column -> Int in
-            columns.append("t." + quote(column))
+            columns.append("t." + SQLName.quoted(column))
             return columns.count - 1
         }
         // Typed rows: positions of the cells and to-ones asked for, when the entity has them all.
@@ -70,20 +70,19 @@ struct RecordWalker {
             let targets = typed.toOnes.map { name in foreignKeys.firstIndex { $0.name.lowercased() == name.lowercased() } ?? -1 }
             return cells.contains(-1) || targets.contains(-1) ? nil : (typed, cells, targets)
         }
-        let sql = "SELECT \(columns.joined(separator: ", ")) FROM \(quote(table)) t \(joins.joined(separator: " ")) WHERE t.Z_ENT = ? ORDER BY t.Z_PK"
+        let sql = "SELECT \(columns.joined(separator: ", ")) FROM \(SQLName.quoted(table)) t \(joins.joined(separator: " ")) WHERE t.Z_ENT = ? ORDER BY t.Z_PK"
         let rows = try Row.fetchCursor(db, sql: sql, arguments: [number])
         while let row = try rows.next() {
             guard let primaryKey = StoreValue.integer(row[0]) else {
                 throw CoreDataReadError(.corruptStore("table \(table), a row of entity \(entity.entity.name): Z_PK \(row[0] as DatabaseValue) is not an integer"),
                                         file: reader.path)
             }
+            let id = identifiers.identifier(of: primaryKey, entityNumber: number, fallback: entity.entity.name, uuid: ownUUID.map { row[$0] }, table: table)
             if let (rows, cells, targets) = typed {
                 var targetIDs: [String?] = []
                 for position in targets {
-                    let key = foreignKeys[position]
-                    targetIDs.append(try target(of: key, in: row, table: table, primaryKey: primaryKey))
+                    targetIDs.append(try target(of: foreignKeys[position], in: row, table: table, primaryKey: primaryKey))
                 }
-                let id = identifiers.identifier(of: primaryKey, entityNumber: number, fallback: entity.entity.name, uuid: ownUUID.map { row[$0] }, table: table)
                 if try rows.take(TypedRow(primaryKey: primaryKey, id: id, cells: cells.map { Self.cell(row[$0]) }, targets: targetIDs)) { continue }
             }
             var values = JSONObject()
@@ -96,9 +95,7 @@ struct RecordWalker {
             for relationship in toMany {
                 values[relationship.name] = .array(try related(primaryKey, storage: relationship.storage, db: db).map { .string($0) })
             }
-            let id = identifiers.identifier(of: primaryKey, entityNumber: number, fallback: entity.entity.name, uuid: ownUUID.map { row[$0] }, table: table)
-            try body(CoreDataRecord(entity: entity.entity.name, id: id,
-                                 primaryKey: primaryKey, values: values))
+            try body(CoreDataRecord(entity: entity.entity.name, id: id, primaryKey: primaryKey, values: values))
         }
     }
 
@@ -135,15 +132,15 @@ struct RecordWalker {
         switch storage {
         case .inverseForeignKey(let destination, let column, let order):
             table = destination
-            let uuid = identifiers.uuidColumn(ofTable: table).map(quote) ?? "NULL"
-            sql = "SELECT Z_PK, Z_ENT, \(uuid) FROM \(quote(table)) WHERE \(quote(column)) = ? ORDER BY \(order.map(quote) ?? "Z_PK"), Z_PK"
+            let uuid = identifiers.uuidColumn(ofTable: table).map(SQLName.quoted) ?? "NULL"
+            sql = "SELECT Z_PK, Z_ENT, \(uuid) FROM \(SQLName.quoted(table)) WHERE \(SQLName.quoted(column)) = ? ORDER BY \(order.map(SQLName.quoted) ?? "Z_PK"), Z_PK"
         case .joinTable(let join, let sourceColumn, let destinationColumn, let order, let destinationTable):
             table = destinationTable
-            let uuid = identifiers.uuidColumn(ofTable: table).map { "d." + quote($0) } ?? "NULL"
+            let uuid = identifiers.uuidColumn(ofTable: table).map { "d." + SQLName.quoted($0) } ?? "NULL"
             sql = """
-                SELECT j.\(quote(destinationColumn)), d.Z_ENT, \(uuid) FROM \(quote(join)) j \
-                LEFT JOIN \(quote(destinationTable)) d ON d.Z_PK = j.\(quote(destinationColumn)) \
-                WHERE j.\(quote(sourceColumn)) = ? ORDER BY \(order.map { "j." + quote($0) } ?? "j." + quote(destinationColumn))
+                SELECT j.\(SQLName.quoted(destinationColumn)), d.Z_ENT, \(uuid) FROM \(SQLName.quoted(join)) j \
+                LEFT JOIN \(SQLName.quoted(destinationTable)) d ON d.Z_PK = j.\(SQLName.quoted(destinationColumn)) \
+                WHERE j.\(SQLName.quoted(sourceColumn)) = ? ORDER BY \(order.map { "j." + SQLName.quoted($0) } ?? "j." + SQLName.quoted(destinationColumn))
                 """
         default:
             return []
@@ -167,7 +164,4 @@ struct RecordWalker {
         }
     }
 
-    private func quote(_ identifier: String) -> String {
-        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
 }

@@ -54,8 +54,8 @@ enum SchemaInference {
 
     /// A blob column whose every value is 16 bytes holds UUIDs (`id: UUID` in SwiftData).
     static func holdsOnlyUUIDs(table: String, column: String, db: Database) throws -> Bool {
-        let quotedTable = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-        let quotedColumn = "\"" + column.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        let quotedTable = SQLName.quoted(table)
+        let quotedColumn = SQLName.quoted(column)
         let row = try Row.fetchOne(db, sql: """
             SELECT count(*), sum(typeof(\(quotedColumn)) = 'blob' AND length(\(quotedColumn)) = 16)
             FROM \(quotedTable) WHERE \(quotedColumn) IS NOT NULL

@@ -52,11 +52,6 @@ public struct VersionMatcher: Sendable {
     public init() {}
 
     public func match(metadata: CoreDataStoreMetadata, schema: CoreDataStoreSchema, versions: [CandidateVersion]) -> VersionMatch {
-        let storeShape = CoreDataStoreShape(schema: schema, savedEntities: Set(metadata.versionHashes.keys))
-        let framework = metadata.frameworkVersion.flatMap { Int($0) }
-        let comparisons = versions.map { version in
-            (version, storeShape.differences(from: CoreDataStoreShape(expectedBy: version.model, schema: schema, frameworkVersion: framework)))
-        }
         var notes: [String] = []
 
         if !metadata.versionHashes.isEmpty {
@@ -73,6 +68,13 @@ public struct VersionMatcher: Sendable {
                 return VersionMatch(version: version.name, method: .computedVersionHashes, candidates: computed.map(\.name),
                                     closestVersion: version.name, differences: [], notes: notes)
             }
+        }
+
+        // Laid out only when no hash decides: a model of 90 versions is 90 layouts.
+        let storeShape = CoreDataStoreShape(schema: schema, savedEntities: Set(metadata.versionHashes.keys))
+        let framework = metadata.frameworkVersion.flatMap { Int($0) }
+        let comparisons = versions.map { version in
+            (version, storeShape.differences(from: CoreDataStoreShape(expectedBy: version.model, schema: schema, frameworkVersion: framework)))
         }
 
         if !metadata.versionIdentifiers.isEmpty {
@@ -160,11 +162,7 @@ struct CoreDataStoreShape: Equatable {
     private mutating func add(_ table: String, columns: [String]) {
         let name = table.uppercased()
         let join = name.hasPrefix("Z_")
-        tables[name] = Set(columns.map { $0.uppercased() }.filter { !["Z_PK", "Z_ENT", "Z_OPT"].contains($0) }.map { join ? Self.unsuffixed($0) : $0 })
-    }
-
-    static func unsuffixed(_ name: String) -> String {
-        String(name.dropLast(name.reversed().prefix { $0.isASCII && $0.isNumber }.count))
+        tables[name] = Set(columns.map { $0.uppercased() }.filter { !["Z_PK", "Z_ENT", "Z_OPT"].contains($0) }.map { join ? SQLName.unsuffixed($0) : $0 })
     }
 
     /// How this store shape differs from what a version expects, one line each.
