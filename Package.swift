@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "FerryStore", targets: ["FerryStore"]),
         .library(name: "FerryConvert", targets: ["FerryConvert"]),
         .library(name: "FerryArchive", targets: ["FerryArchive"]),
+        .library(name: "FerryView", targets: ["FerryView"]),
         .library(name: "FerryBundle", targets: ["FerryBundle"]),
         .executable(name: "ferry", targets: ["ferry"]),
     ],
@@ -74,11 +75,14 @@ let package = Package(
         // Reading and writing archives (zip, tar, tar.zst) over libarchive.
         .target(name: "FerryArchive", dependencies: ["CLibArchive", "FerryFiles", "FerryJSON", .product(name: "Crypto", package: "swift-crypto")]),
 
+        // The bundle's human view: static HTML pages rendered from a store snapshot.
+        .target(name: "FerryView", dependencies: ["FerryStore", "FerryJSON"]),
+
         // Portable bundles: BagIt bags of a store snapshot, per-table NDJSON and attachments in one
         // archive; verifying, unpacking into staging, importing.
         .target(
             name: "FerryBundle",
-            dependencies: ["FerryArchive", "FerryStore", "FerryJSON", "FerryFiles", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["FerryArchive", "FerryStore", "FerryView", "FerryJSON", "FerryFiles", .product(name: "Crypto", package: "swift-crypto")]
         ),
 
         // The command-line tool: a thin layer over the libraries.
@@ -94,6 +98,7 @@ let package = Package(
                 "FerryStore",
                 "FerryArchive",
                 "FerryBundle",
+                "FerryView",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

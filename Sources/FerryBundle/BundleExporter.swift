@@ -3,6 +3,7 @@ import FerryArchive
 import FerryJSON
 import FerryStore
 import FerryFiles
+import FerryView
 import Foundation
 
 /// What a bundle holds, from its `bundle.json`.
@@ -15,6 +16,8 @@ public struct BundleSummary: Sendable {
     public var attachmentCount: Int
     public var payloadBytes: Int64
     public var payloadFiles: Int
+    /// Files of the HTML view (`index.html` and `view/`), 0 when it was left out.
+    public var viewFiles: Int = 0
 }
 
 /// `ferry export`: a store into one bundle file. The store is snapshotted with SQLite's backup
@@ -30,12 +33,16 @@ public struct BundleSummary: Sendable {
 public struct BundleExporter: Sendable {
     public var format: ArchiveFormat
     public var ferryVersion: String
+    /// Whether the bundle gets its HTML view: `index.html` and `view/`, tag files of the bag.
+    public var view: BundleView?
     /// Called from the working threads as rows are written and bytes archived.
     public var progress: (@Sendable (BundleProgress) -> Void)?
 
-    public init(format: ArchiveFormat = .tarZstd, ferryVersion: String = "0", progress: (@Sendable (BundleProgress) -> Void)? = nil) {
+    public init(format: ArchiveFormat = .tarZstd, ferryVersion: String = "0", view: BundleView? = BundleView(),
+                progress: (@Sendable (BundleProgress) -> Void)? = nil) {
         self.format = format
         self.ferryVersion = ferryVersion
+        self.view = view
         self.progress = progress
     }
 
@@ -59,25 +66,42 @@ public struct BundleExporter: Sendable {
         }
         try source.close()
 
-        let (counts, payload, schemaVersion, createdAt) = try readSnapshot(snapshotPath, staging: staging, store: store)
+        let snapshot = try readSnapshot(snapshotPath, staging: staging, store: store)
+        let payload = snapshot.files
 
         let manifest = Array(BagItFiles.manifest(payload).utf8)
         let bundleID = Self.uuid(from: manifest)
         let attachments = payload.filter { $0.key.hasPrefix(BundleLayout.attachmentsFolder + "/") }
-        let summary = BundleSummary(path: output, bundleID: bundleID, createdAt: createdAt, schemaVersion: schemaVersion, counts: counts,
-                                    attachmentCount: attachments.count, payloadBytes: payload.values.reduce(0) { $0 + $1.size },
-                                    payloadFiles: payload.count)
-        let tags = tagFiles(summary, manifest: manifest)
-        try archive(tags: tags, payload: payload.keys.sorted(), payloadBytes: summary.payloadBytes, staging: staging, output: output,
-                    time: Self.epochSeconds(createdAt))
+        var summary = BundleSummary(path: output, bundleID: bundleID, createdAt: snapshot.createdAt, schemaVersion: snapshot.schemaVersion,
+                                    counts: snapshot.counts, attachmentCount: attachments.count,
+                                    payloadBytes: payload.values.reduce(0) { $0 + $1.size }, payloadFiles: payload.count)
+        // The view's index shows the bundle's id, which the payload decides: it is written last.
+        var viewFiles: [(String, [UInt8])] = []
+        if let contents = snapshot.view {
+            let facts = BundleFacts(bundleID: bundleID, createdAt: summary.createdAt, generator: "ferry \(ferryVersion)", counts: summary.counts)
+            viewFiles = [(ViewLayout.index, BundleView.index(contents, bundle: facts))]
+            summary.viewFiles = snapshot.viewPages.count + 1
+        }
+        let tags = tagFiles(summary, manifest: manifest, view: viewFiles, pages: snapshot.viewPages)
+        try archive(tags: tags + viewFiles, stagedTags: snapshot.viewPages.keys.sorted(), payload: payload.keys.sorted(),
+                    payloadBytes: summary.payloadBytes, staging: staging, output: output, time: Self.epochSeconds(summary.createdAt))
         return summary
     }
 
     /// What the snapshot holds, its digest and its NDJSON files. The structural check, the
     /// digest and each table are independent: they run on as many threads as there are cores
     /// (at most four), each table on its own read-only connection to the private snapshot.
-    private func readSnapshot(_ snapshotPath: String, staging: StagingFolder, store: String) throws
-        -> (counts: [String: Int], files: [String: FileDigest], schemaVersion: Int, createdAt: String) {
+    private struct SnapshotRead {
+        var counts: [String: Int] = [:]
+        var files: [String: FileDigest] = [:]
+        var schemaVersion = 0
+        var createdAt = "1970-01-01T00:00:00Z"
+        var view: ViewContents?
+        /// The view's pages in `view/`, staged: tag files, listed in the tag manifest.
+        var viewPages: [String: FileDigest] = [:]
+    }
+
+    private func readSnapshot(_ snapshotPath: String, staging: StagingFolder, store: String) throws -> SnapshotRead {
         try staging.makeFolders(for: BundleLayout.tableFile("x"))
         try staging.makeFolders(for: BundleLayout.attachmentFile("x"))
         let snapshot = SnapshotReader(path: snapshotPath, of: store)
@@ -106,33 +130,45 @@ public struct BundleExporter: Sendable {
                 .table(table, try TableExporter(snapshot: snapshot, staging: staging, progress: tally).export(table))
             }
         }
+        // The view reads the snapshot as the tables do: beside the largest table, its equal in work.
+        if let view {
+            jobs.insert({
+                let pages = StagedFiles(staging: staging)
+                let contents = try view.writePages(of: snapshot) { path, bytes in try pages.write(path, bytes) }
+                return .view(contents, pages.written)
+            }, at: min(2, jobs.count))
+        }
         jobs.append { .files([BundleLayout.storeSnapshot: try digestOfFile(snapshotPath)]) }
-        var counts: [String: Int] = [:]
-        var files: [String: FileDigest] = [:]
+        var read = SnapshotRead(schemaVersion: schemaVersion)
         // The newest `modified_at` of any recipe, project or log: the time the data is from.
         var createdAt: String?
         for part in try ParallelJobs.run(jobs, threads: ParallelJobs.defaultThreads) {
             switch part {
             case .checked: break
-            case .files(let written): files.merge(written) { first, _ in first }
+            case .files(let written): read.files.merge(written) { first, _ in first }
+            case .view(let contents, let pages):
+                read.view = contents
+                read.viewPages = pages
             case .table(let table, let exported):
-                counts[table] = exported.count
-                files.merge(exported.files) { first, _ in first }
+                read.counts[table] = exported.count
+                read.files.merge(exported.files) { first, _ in first }
                 if let newest = exported.newestModification, createdAt.map({ $0.utf8.lexicographicallyPrecedes(newest.utf8) }) ?? true {
                     createdAt = newest
                 }
             }
         }
-        return (counts, files, schemaVersion, createdAt ?? "1970-01-01T00:00:00Z")
+        if let createdAt { read.createdAt = createdAt }
+        return read
     }
 
     private enum SnapshotPart: Sendable {
         case checked
         case files([String: FileDigest])
         case table(String, TableFile)
+        case view(ViewContents, [String: FileDigest])
     }
 
-    private func tagFiles(_ summary: BundleSummary, manifest: [UInt8]) -> [(String, [UInt8])] {
+    private func tagFiles(_ summary: BundleSummary, manifest: [UInt8], view: [(String, [UInt8])], pages: [String: FileDigest]) -> [(String, [UInt8])] {
         let bagit = Array(BagItFiles.declaration.utf8)
         let info = Array(BagItFiles.info([
             ("Bag-Software-Agent", "ferry \(ferryVersion)"),
@@ -142,7 +178,7 @@ public struct BundleExporter: Sendable {
         ]).utf8)
         var counts = JSONObject()
         for table in summary.counts.keys.sorted() { counts[table] = .integer(summary.counts[table]!) }
-        let bundle: JSONValue = [
+        var bundle: JSONValue = [
             "format": .string(BundleLayout.format),
             "bundleId": .string(summary.bundleID),
             "createdAt": .string(summary.createdAt),
@@ -153,19 +189,29 @@ public struct BundleExporter: Sendable {
             "attachments": ["folder": .string(BundleLayout.attachmentsFolder), "count": .integer(summary.attachmentCount)],
             "counts": .object(counts),
         ]
+        if !view.isEmpty, case .object(var object) = bundle {
+            object["view"] = .string(ViewLayout.index)
+            bundle = .object(object)
+        }
         let bundleBytes = Array((JSONWriter.string(bundle, sortedKeys: true, pretty: true) + "\n").utf8)
         var tagDigests: [String: FileDigest] = [:]
         for (name, bytes) in [(BundleLayout.bagitFile, bagit), (BundleLayout.bagInfoFile, info), (BundleLayout.bundleFile, bundleBytes),
                               (BundleLayout.manifestFile, manifest)] {
             tagDigests[name] = FileDigest(sha256: Hex.lowercase(SHA256.hash(data: bytes)), size: Int64(bytes.count))
         }
+        for (name, bytes) in view {
+            tagDigests[name] = FileDigest(sha256: Hex.lowercase(SHA256.hash(data: bytes)), size: Int64(bytes.count))
+        }
+        tagDigests.merge(pages) { first, _ in first }
         let tagManifest = Array(BagItFiles.manifest(tagDigests).utf8)
         return [(BundleLayout.bagitFile, bagit), (BundleLayout.bagInfoFile, info), (BundleLayout.bundleFile, bundleBytes),
                 (BundleLayout.manifestFile, manifest), (BundleLayout.tagManifestFile, tagManifest)]
     }
 
-    private func archive(tags: [(String, [UInt8])], payload: [String], payloadBytes: Int64, staging: StagingFolder, output: String,
-                         time: Int) throws {
+    /// Tag files first (the manifests before the files they list), then the staged tag files
+    /// (the view's pages), then the payload.
+    private func archive(tags: [(String, [UInt8])], stagedTags: [String], payload: [String], payloadBytes: Int64, staging: StagingFolder,
+                         output: String, time: Int) throws {
         let url = URL(fileURLWithPath: output)
         let root = Self.rootName(url.lastPathComponent)
         let temporary = FileSync.temporaryPath(beside: output)
@@ -174,6 +220,7 @@ public struct BundleExporter: Sendable {
         do {
             let writer = try ArchiveWriter(path: temporary, format: format, modificationTime: time)
             for (name, bytes) in tags { try writer.addFile(named: "\(root)/\(name)", bytes: bytes) }
+            for name in stagedTags { try writer.addFile(named: "\(root)/\(name)", from: staging.file(name)) }
             let tally = progress.map { ProgressTally(.archive, total: payloadBytes, report: $0) }
             for name in payload {
                 try writer.addFile(named: "\(root)/\(name)", from: staging.file(name)) { tally?.add(Int64($0)) }

@@ -34,3 +34,20 @@ final class StagingFolder: Sendable {
         }
     }
 }
+
+/// Files written whole into a staging folder, each hashed as it is written; for one thread.
+final class StagedFiles {
+    let staging: StagingFolder
+    private(set) var written: [String: FileDigest] = [:]
+
+    init(staging: StagingFolder) {
+        self.staging = staging
+    }
+
+    func write(_ relative: String, _ bytes: [UInt8]) throws {
+        try staging.makeFolders(for: relative)
+        let file = try HashingFileWriter(path: staging.file(relative))
+        try file.write(bytes)
+        written[relative] = try file.finish()
+    }
+}

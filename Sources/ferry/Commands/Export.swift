@@ -2,6 +2,7 @@ import ArgumentParser
 import FerryArchive
 import FerryBundle
 import FerryStore
+import FerryView
 import Foundation
 
 extension Ferry {
@@ -15,6 +16,11 @@ extension Ferry {
                 table, attachments named by their SHA-256, bundle.json, and SHA-256 manifests; the archive is sealed with \
                 its own SHA-256. The same store gives a byte-identical bundle. An existing FILE is never overwritten. \
                 Format: Formats/bundle.md.
+
+                Unless --no-view is given, the bag also holds a view for people: index.html at its top and static \
+                pages in view/ (recipes, projects, logs, catalog, attachments), which open from the unpacked folder in \
+                any browser, with no network. They are tag files of the bag, covered by its tag manifest: a changed page \
+                fails `ferry verify`. The bundle id depends on the data alone, so it is the same with or without them.
 
                 Examples:
                   ferry export data.ferry -o data.tar.zst
@@ -31,16 +37,21 @@ extension Ferry {
         @Option(help: "Archive format (default: from the output's extension, else tar.zst).")
         var format: ArchiveFormatChoice?
 
+        @Flag(help: "Leave out the HTML view (index.html and view/).")
+        var noView = false
+
         func run() throws {
             let chosen = format?.format ?? ArchiveFormat(fileName: output) ?? .tarZstd
             let summary = try ProgressLine.around { line in
-                try BundleExporter(format: chosen, ferryVersion: Ferry.version, progress: line?.bundleUpdates).export(store: store, to: output)
+                try BundleExporter(format: chosen, ferryVersion: Ferry.version, view: noView ? nil : BundleView(), progress: line?.bundleUpdates)
+                    .export(store: store, to: output)
             }
             let rows = CanonicalTables.countsLine(summary.counts)
             Console.error("""
                 ferry: exported \(store) to \(output) (\(chosen.rawValue), bundle \(summary.bundleID))
                   \(rows.isEmpty ? "no rows" : rows)
                   \(summary.attachmentCount) attachments; payload \(summary.payloadFiles) files, \(summary.payloadBytes) bytes
+                  \(summary.viewFiles > 0 ? "view: index.html and \(summary.viewFiles - 1) files in view/" : "no view (--no-view)")
                 """)
         }
     }

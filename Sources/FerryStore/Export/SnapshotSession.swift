@@ -1,0 +1,93 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+extension SnapshotReader {
+    /// Runs `body` with one read-only connection to the snapshot, for a reader that asks many
+    /// queries of the canonical schema (the bundle's view). Errors name the store, not the snapshot.
+    public func session<Result>(_ activity: String, _ body: (SnapshotSession) throws -> Result) throws -> Result {
+        do {
+            var configuration = Configuration()
+            configuration.readonly = true
+            configuration.busyMode = .timeout(10)
+            return try DatabaseQueue(path: path, configuration: configuration).read { db in try body(SnapshotSession(db: db)) }
+        } catch let error as DatabaseError {
+            throw StoreError(.database(error.message ?? "\(error.resultCode)"), path: store, activity: activity)
+        }
+    }
+}
+
+/// Queries of one read-only snapshot connection; rows are handed over one at a time, their
+/// values read straight from SQLite's column buffers.
+public struct SnapshotSession {
+    let db: Database
+
+    /// Steps through the rows of `sql` (text arguments bound in order), calling `row` for each.
+    public func select(_ sql: String, _ arguments: [String] = [], row: (SnapshotRow) throws -> Void) throws {
+        let prepared = try db.makeStatement(sql: sql)
+        defer { withExtendedLifetime(prepared) {} }
+        try prepared.setArguments(StatementArguments(arguments))
+        let statement = prepared.sqliteStatement
+        while true {
+            let status = sqlite3_step(statement)
+            if status == SQLITE_DONE { return }
+            guard status == SQLITE_ROW else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
+            }
+            try row(SnapshotRow(statement: statement))
+        }
+    }
+
+    /// The first column of the first row, as an integer (0 when there is none).
+    public func count(_ sql: String, _ arguments: [String] = []) throws -> Int {
+        var result = 0
+        try select(sql, arguments) { result = Int($0.integer(0) ?? 0) }
+        return result
+    }
+
+    /// Every row as text values (numbers written as ``SnapshotRow/text(_:)`` writes them).
+    public func texts(_ sql: String, _ arguments: [String] = []) throws -> [[String?]] {
+        var rows: [[String?]] = []
+        try select(sql, arguments) { row in rows.append((0..<row.columnCount).map { row.text($0) }) }
+        return rows
+    }
+}
+
+/// The current row of a ``SnapshotSession`` query: valid only inside the closure it is handed to.
+public struct SnapshotRow {
+    let statement: OpaquePointer
+
+    public var columnCount: Int { Int(sqlite3_column_count(statement)) }
+
+    public func isNull(_ column: Int) -> Bool { sqlite3_column_type(statement, Int32(column)) == SQLITE_NULL }
+
+    public func integer(_ column: Int) -> Int64? {
+        isNull(column) ? nil : sqlite3_column_int64(statement, Int32(column))
+    }
+
+    /// The value as a person reads it: text as stored, a whole REAL without its `.0`, a blob as
+    /// its size; nil for NULL.
+    public func text(_ column: Int) -> String? {
+        let index = Int32(column)
+        switch sqlite3_column_type(statement, index) {
+        case SQLITE_NULL: return nil
+        case SQLITE_INTEGER: return String(sqlite3_column_int64(statement, index))
+        case SQLITE_FLOAT: return Self.number(sqlite3_column_double(statement, index))
+        case SQLITE_BLOB: return "\(sqlite3_column_bytes(statement, index)) bytes"
+        default: return withBytes(column) { String(decoding: $0, as: UTF8.self) }
+        }
+    }
+
+    /// A TEXT value's UTF-8 bytes, valid inside `body` only; nil for any other type.
+    public func withBytes<Result>(_ column: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result? {
+        let index = Int32(column)
+        guard sqlite3_column_type(statement, index) == SQLITE_TEXT, let pointer = sqlite3_column_text(statement, index) else { return nil }
+        return try body(UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(statement, index))))
+    }
+
+    /// `94` for 94.0, `13.5` for 13.5: the shortest text that reads back as the same double.
+    public static func number(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return "\(value)"
+    }
+}

@@ -1,0 +1,134 @@
+import FerryJSON
+import FerryStore
+
+/// The human view of a bundle: static HTML pages rendered from its store snapshot, which open
+/// from `file://` with no network, no server and no script needed. Every value from the data
+/// is escaped; nothing links outside the bundle but a reference link's own web address.
+///
+/// The pages in `view/` are written first, beside the payload; `index.html` last, once the
+/// bundle's id is known:
+/// ```swift
+/// let contents = try BundleView().writePages(of: snapshot) { path, bytes in try save(path, bytes) }
+/// let index = BundleView.index(contents, bundle: BundleFacts(bundleID: id, createdAt: time, generator: "ferry 1", counts: counts))
+/// ```
+public struct BundleView: Sendable {
+    /// Rows per page of a list (logs, catalog, attachments).
+    public var rowsPerPage: Int
+    /// Records per page of recipes and projects, each shown whole with its parts.
+    public var recordsPerPage: Int
+
+    public init(rowsPerPage: Int = 1000, recordsPerPage: Int = 200) {
+        self.rowsPerPage = max(1, rowsPerPage)
+        self.recordsPerPage = max(1, recordsPerPage)
+    }
+
+    /// Writes every page but `index.html` through `write` (a path inside the bag, its bytes),
+    /// in an order that depends on the data alone.
+    public func writePages(of snapshot: SnapshotReader, write: @escaping (String, [UInt8]) throws -> Void) throws -> ViewContents {
+        try snapshot.session("writing the bundle's view") { session in
+            var contents = ViewContents()
+            try write(ViewLayout.file(ViewLayout.styleSheet), Array(ViewAssets.styleSheet.utf8))
+            try write(ViewLayout.file(ViewLayout.script), Array(ViewAssets.script.utf8))
+
+            var places = RecordPlaces()
+            let recipes = try RecipePages.order(session)
+            for (offset, recipe) in recipes.enumerated() {
+                places.recipes[recipe.id] = offset / recordsPerPage + 1
+                places.recipeTitles[recipe.id] = recipe.title
+            }
+            let tree = try ProjectPages.tree(session)
+            for (offset, id) in tree.order.enumerated() { places.projects[id] = offset / recordsPerPage + 1 }
+            let catalog = try CatalogPages.order(session)
+            for (offset, key) in catalog.enumerated() { places.catalog[key] = offset / rowsPerPage + 1 }
+
+            try RecipePages.render(recipes, places: places, perPage: recordsPerPage, session: session, write: write)
+            try ProjectPages.render(tree, places: places, perPage: recordsPerPage, session: session, write: write)
+            var logs = LogPages()
+            try logs.render(places: places, perPage: rowsPerPage, session: session, write: write)
+            try CatalogPages.render(count: catalog.count, perPage: rowsPerPage, session: session, write: write)
+            let attachments = try session.count("SELECT count(*) FROM attachment")
+            try AttachmentPages.render(count: attachments, places: places, logsPerPage: rowsPerPage, perPage: rowsPerPage, session: session, write: write)
+
+            contents.counts = [.recipes: recipes.count, .projects: tree.order.count, .logs: logs.count,
+                               .catalog: catalog.count, .attachments: attachments]
+            for section in ViewLayout.Section.allCases {
+                let count = contents.counts[section] ?? 0
+                let perPage = section == .recipes || section == .projects ? recordsPerPage : rowsPerPage
+                contents.pages[section] = max(1, (count + perPage - 1) / perPage)
+            }
+            for table in ["recipe", "project"] {
+                try session.select("SELECT source_app, count(*) FROM \(table) GROUP BY source_app ORDER BY source_app") { row in
+                    contents.apps[row.text(0) ?? "(unknown)", default: [:]][table == "recipe" ? .recipes : .projects] = Int(row.integer(1) ?? 0)
+                }
+            }
+            for (app, count) in logs.apps { contents.apps[app, default: [:]][.logs] = count }
+            try session.select("SELECT ferry_version, inputs FROM import_run ORDER BY id") { row in
+                let inputs = row.withBytes(1) { (try? JSONReader().read($0).array)?.compactMap(\.string) } ?? nil
+                contents.runs.append(ViewContents.Run(version: row.text(0), inputs: inputs ?? []))
+            }
+            try write(ViewLayout.file(ViewLayout.sources), SourcesPage.render(contents))
+            return contents
+        }
+    }
+
+    /// `index.html`, at the top of the bag: under 64 KiB whatever the bundle holds.
+    public static func index(_ contents: ViewContents, bundle: BundleFacts) -> [UInt8] {
+        IndexPage.render(contents, bundle: bundle)
+    }
+}
+
+/// What the view's pages hold, for the overview.
+public struct ViewContents: Sendable {
+    struct Run: Sendable {
+        var version: String?
+        var inputs: [String]
+    }
+
+    var counts: [ViewLayout.Section: Int] = [:]
+    var pages: [ViewLayout.Section: Int] = [:]
+    var apps: [String: [ViewLayout.Section: Int]] = [:]
+    var runs: [Run] = []
+
+    /// How many files the view has in `view/`, besides `index.html`.
+    public var pageCount: Int { pages.values.reduce(0, +) + ViewLayout.Section.allCases.count + 3 }
+}
+
+/// What the bundle says of itself, shown on the overview.
+public struct BundleFacts: Sendable {
+    public var bundleID: String
+    public var createdAt: String
+    public var generator: String
+    public var counts: [String: Int]
+
+    public init(bundleID: String, createdAt: String, generator: String, counts: [String: Int]) {
+        self.bundleID = bundleID
+        self.createdAt = createdAt
+        self.generator = generator
+        self.counts = counts
+    }
+}
+
+/// `view/sources.html`: every app, and every conversion with all its inputs.
+enum SourcesPage {
+    static func render(_ contents: ViewContents) -> [UInt8] {
+        var html = HTMLBuffer(capacity: 16 * 1024)
+        PageShell.inView.open("Where the data came from", into: &html)
+        html.raw("<h2>Apps</h2>\n")
+        IndexPage.appsTable(contents.apps, limit: .max, into: &html)
+        html.raw("<h2>Conversions</h2>\n<ol>\n")
+        for run in contents.runs {
+            html.raw("<li>Ferry ")
+            html.text(run.version ?? "?")
+            html.raw(", from:<ul>")
+            for input in run.inputs {
+                html.raw("<li>")
+                html.text(input)
+                html.raw("</li>")
+            }
+            html.raw("</ul></li>\n")
+        }
+        html.raw("</ol>\n")
+        PageShell.inView.close(into: &html)
+        return html.bytes
+    }
+}

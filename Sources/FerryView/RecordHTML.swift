@@ -1,0 +1,89 @@
+/// Pieces every record's section uses: the heading with its anchor, a list of its fields, long
+/// texts, and the legacy fields kept in `extras`.
+enum RecordHTML {
+    /// `<section id=…>` and its `h2`; the caller closes the section.
+    static func open(id: String, title: String?, kind: String?, into html: inout HTMLBuffer) {
+        html.raw("<section class=\"record\" id=\"")
+        html.text(RecordPlaces.anchor(id))
+        html.raw("\">\n<h2>")
+        html.text(title ?? "(untitled)")
+        if let kind {
+            html.raw(" <span class=\"kind\">")
+            html.text(kind)
+            html.raw("</span>")
+        }
+        html.raw("</h2>\n")
+    }
+
+    static func close(into html: inout HTMLBuffer) {
+        html.raw("</section>\n")
+    }
+
+    /// The fields that have a value, as a description list: `(column index, label)` pairs.
+    /// A column named `is_…` reads yes or no.
+    static func fields(_ row: [String?], _ labels: [(Int, String)], flags: Set<Int> = [], into html: inout HTMLBuffer) {
+        let present = labels.filter { row[$0.0].map { !$0.isEmpty } ?? false }
+        guard !present.isEmpty else { return }
+        html.raw("<dl>\n")
+        for (column, label) in present {
+            html.raw("<dt>")
+            html.trusted(label)
+            html.raw("</dt><dd>")
+            let value = row[column] ?? ""
+            html.text(flags.contains(column) ? (value == "0" ? "no" : "yes") : value)
+            html.raw("</dd>\n")
+        }
+        html.raw("</dl>\n")
+    }
+
+    /// A long text (instructions, notes), its line breaks kept.
+    static func prose(_ text: String?, label: StaticString? = nil, into html: inout HTMLBuffer) {
+        guard let text, !text.isEmpty else { return }
+        if let label {
+            html.raw("<h3>")
+            html.raw(label)
+            html.raw("</h3>\n")
+        }
+        html.raw("<div class=\"prose\">")
+        html.text(text)
+        html.raw("</div>\n")
+    }
+
+    /// Where the record came from: app, legacy entity, file and key.
+    static func source(app: String?, entity: String?, file: String?, key: String?, into html: inout HTMLBuffer) {
+        html.raw("<p class=\"source\">From ")
+        html.text(app ?? "an unknown app")
+        if let entity {
+            html.raw(" (")
+            html.text(entity)
+            html.raw(")")
+        }
+        if let file {
+            html.raw(", file ")
+            html.text(file)
+        }
+        if let key {
+            html.raw(", key ")
+            html.text(key)
+        }
+        html.raw(".</p>\n")
+    }
+
+    /// The legacy fields Ferry kept without a column, folded away.
+    static func extras(_ json: String?, into html: inout HTMLBuffer) {
+        guard let json, json != "{}", !json.isEmpty else { return }
+        html.raw("<details><summary>Legacy fields kept as they were</summary><pre>")
+        html.text(json)
+        html.raw("</pre></details>\n")
+    }
+
+    /// A link to a record's page and anchor, or its label alone when it has no place.
+    static func link(_ href: String?, _ label: String, into html: inout HTMLBuffer) {
+        guard let href else { return html.text(label) }
+        html.raw("<a href=\"")
+        html.text(href)
+        html.raw("\">")
+        html.text(label)
+        html.raw("</a>")
+    }
+}

@@ -1,0 +1,74 @@
+/// Writes one section's pages: each page framed with its navigation, and the section's
+/// contents page, which lists every page with the first and last record on it.
+struct SectionPages {
+    let section: ViewLayout.Section
+    let total: Int
+    let perPage: Int
+    let write: (String, [UInt8]) throws -> Void
+    private(set) var ranges: [(first: String, last: String)] = []
+
+    init(_ section: ViewLayout.Section, total: Int, perPage: Int, write: @escaping (String, [UInt8]) throws -> Void) {
+        self.section = section
+        self.total = total
+        self.perPage = max(1, perPage)
+        self.write = write
+    }
+
+    var pageCount: Int { max(1, (total + perPage - 1) / perPage) }
+
+    /// The page a record at `offset` (from 0) of the section's order is on, from 1.
+    func page(ofOffset offset: Int) -> Int { offset / perPage + 1 }
+
+    /// A page's frame up to its content: the caller appends the records, then ``finish(_:first:last:)``.
+    func start(page: Int, filterable: Bool = true) -> HTMLBuffer {
+        var html = HTMLBuffer(capacity: 256 * 1024)
+        let title = pageCount > 1 ? "\(section.title), page \(page) of \(pageCount)" : section.title
+        PageShell.inView.open(title, into: &html, current: section)
+        PageShell.pageNavigation(section, page: page, of: pageCount, into: &html)
+        if filterable {
+            // Shown by filter.js: without JavaScript the page reads the same, with no dead control.
+            html.raw("<p class=\"filter\" hidden><label>Show only records containing <input type=\"search\" data-filter></label></p>\n")
+        }
+        return html
+    }
+
+    mutating func finish(_ html: HTMLBuffer, page: Int, first: String, last: String) throws {
+        var html = html
+        PageShell.pageNavigation(section, page: page, of: pageCount, into: &html)
+        PageShell.inView.close(into: &html)
+        try write(ViewLayout.file(section.page(page)), html.bytes)
+        ranges.append((first, last))
+    }
+
+    /// The contents page; a section without records still gets one that says so.
+    func writeContents(describing noun: String) throws {
+        var html = HTMLBuffer(capacity: 64 * 1024)
+        PageShell.inView.open(section.title, into: &html, current: section)
+        html.raw("<p>")
+        html.number(total)
+        html.raw(" ")
+        html.trusted(noun)
+        if total > 0 {
+            html.raw(" on ")
+            html.number(ranges.count)
+            html.raw(ranges.count == 1 ? " page.</p>\n" : " pages.</p>\n")
+            html.raw("<table><thead><tr><th scope=\"col\">Page</th><th scope=\"col\">From</th><th scope=\"col\">To</th></tr></thead><tbody>\n")
+            for (index, range) in ranges.enumerated() {
+                html.raw("<tr><td><a href=\"")
+                html.trusted(section.page(index + 1))
+                html.raw("\">Page ")
+                html.number(index + 1)
+                html.raw("</a></td><td>")
+                html.text(range.first, limit: 80)
+                html.raw("</td><td>")
+                html.text(range.last, limit: 80)
+                html.raw("</td></tr>\n")
+            }
+            html.raw("</tbody></table>\n")
+        } else {
+            html.raw(".</p>\n")
+        }
+        PageShell.inView.close(into: &html)
+        try write(ViewLayout.file(section.contents), html.bytes)
+    }
+}
