@@ -20,6 +20,7 @@ test: setup
 	python3 scripts/check_layers.py
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	python3 scripts/test_view_in_browser.py --ferry $$($(SWIFT) build --show-bin-path)/ferry
 	@$(MAKE) --no-print-directory docs
 
 # Times convert, export and verify on N generated brew logs against sqlite-utils, the sqlite3

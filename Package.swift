@@ -129,7 +129,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FerryBundleTests",
-            dependencies: ["FerryBundle", "FerryArchive", "FerryStore", "FerryCanonical", "FerryConvert", "FerryJSON", "FerryTestSupport",
+            dependencies: ["FerryView", "FerryBundle", "FerryArchive", "FerryStore", "FerryCanonical", "FerryConvert", "FerryJSON", "FerryTestSupport",
                            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(

@@ -147,6 +147,13 @@ def main():
         remove(bundle)
         return run([ferry, "export", store, "-o", bundle])
 
+    # The same export without its HTML view: what the view adds in time and in bytes.
+    bare_bundle = os.path.join(scratch, "store-no-view.tar.zst")
+
+    def export_without_view():
+        remove(bare_bundle)
+        return run([ferry, "export", store, "-o", bare_bundle, "--no-view"])
+
     export()
     remove(unpacked)
     os.makedirs(unpacked)
@@ -173,15 +180,17 @@ def main():
         second = run(f"find '{target}' -type f -print0 | xargs -0 sha256sum > /dev/null", shell=True)
         return first[0] + second[0], max(first[1], second[1])
 
-    results.update(measure({"ferry export": export, "sqlite3 .backup + tar --zstd": backup_and_tar}, args.runs))
+    results.update(measure({"ferry export": export, "ferry export --no-view": export_without_view,
+                            "sqlite3 .backup + tar --zstd": backup_and_tar}, args.runs))
     results.update(measure({"ferry verify": verify, "tar --zstd -x + sha256sum": untar_and_hash}, args.runs))
 
     bundle_mb = os.path.getsize(bundle) / 1e6
+    bare_bundle_mb = os.path.getsize(bare_bundle) / 1e6
     payload_mb = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(bag) for f in fs) / 1e6
     sizes = {"ferry convert (JSON array)": megabytes, "ferry convert (NDJSON)": os.path.getsize(lines) / 1e6,
              "sqlite3 .import (CSV)": os.path.getsize(flat) / 1e6, "sqlite-utils insert (NDJSON)": os.path.getsize(os.path.join(data, "logs-flat.ndjson")) / 1e6,
              "sqlite-utils insert (JSON array)": os.path.getsize(os.path.join(data, "logs-flat.json")) / 1e6,
-             "ferry export": payload_mb, "sqlite3 .backup + tar --zstd": payload_mb,
+             "ferry export": payload_mb, "ferry export --no-view": payload_mb, "sqlite3 .backup + tar --zstd": payload_mb,
              "ferry verify": payload_mb, "tar --zstd -x + sha256sum": payload_mb}
     rows = []
     for name, (seconds, rss, all_runs) in results.items():
@@ -199,16 +208,20 @@ def main():
         "ferry convert (NDJSON) / sqlite3 .import": ratio("ferry convert (NDJSON)", "sqlite3 .import (CSV)"),
         "ferry export / (.backup + tar --zstd)": ratio("ferry export", "sqlite3 .backup + tar --zstd"),
         "ferry verify throughput / (untar + sha256sum)": ratio("tar --zstd -x + sha256sum", "ferry verify"),
+        "ferry export / ferry export --no-view (time)": ratio("ferry export", "ferry export --no-view"),
+        "bundle / bundle --no-view (compressed size)": round(bundle_mb / bare_bundle_mb, 3),
     }
     # The references' versions, as their speed is part of every ratio.
     versions = {"sqlite3": version(["sqlite3", "--version"]),
                 "sqlite-utils": version([sqlite_utils, "--version"]) if sqlite_utils and not args.skip_sqlite_utils else None,
                 "zstd": version(["zstd", "--version"])}
-    report = {"records": n, "input_mb": round(megabytes, 1), "bundle_mb": round(bundle_mb, 1), "payload_mb": round(payload_mb, 1),
+    report = {"records": n, "input_mb": round(megabytes, 1), "bundle_mb": round(bundle_mb, 1),
+              "bundle_without_view_mb": round(bare_bundle_mb, 1), "payload_mb": round(payload_mb, 1),
               "runs": args.runs, "machine": os.uname().nodename, "cpus": os.cpu_count(), "versions": versions, "results": rows,
               "ratios": ratios}
     write_json(args.json, report)
-    print(f"\n{n} brew logs, {megabytes:.0f} MB of JSON; bundle {bundle_mb:.0f} MB ({payload_mb:.0f} MB unpacked); median of {args.runs}")
+    print(f"\n{n} brew logs, {megabytes:.0f} MB of JSON; bundle {bundle_mb:.1f} MB ({payload_mb:.0f} MB unpacked), "
+          f"{bare_bundle_mb:.1f} MB without its view; median of {args.runs}")
     print("; ".join(f"{name} {text}" for name, text in versions.items() if text))
     print(f"{'case':34} {'seconds':>8} {'records/s':>11} {'MB/s':>8} {'peak RSS MB':>12}")
     for row in rows:

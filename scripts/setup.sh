@@ -2,7 +2,8 @@
 # Installs what building and testing Ferry needs and this machine lacks. Safe to run again.
 set -euo pipefail
 
-packages=(libsqlite3-dev libxml2-dev libarchive-dev zlib1g-dev zstd graphviz sqlite3)
+# chromium: the bundle view's test opens the exported pages in a real browser.
+packages=(libsqlite3-dev libxml2-dev libarchive-dev zlib1g-dev zstd graphviz sqlite3 chromium)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -25,6 +26,12 @@ fi
 if command -v python3 >/dev/null && ! python3 -c 'import bagit' 2>/dev/null; then
     echo "setup: installing Python bagit" >&2
     python3 -m pip install --quiet bagit || echo "setup: bagit unavailable; the independent BagIt check will be skipped" >&2
+fi
+
+# The bundle view's test drives the system's Chromium with Playwright (no browser download).
+if command -v python3 >/dev/null && ! python3 -c 'import playwright' 2>/dev/null; then
+    echo "setup: installing Python playwright" >&2
+    python3 -m pip install --quiet playwright
 fi
 
 command -v swift >/dev/null || { echo "setup: swift not found on PATH (Swift 6.1 or later is needed)" >&2; exit 1; }

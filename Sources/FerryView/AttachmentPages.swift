@@ -62,25 +62,25 @@ enum AttachmentPages {
     }
 }
 
-/// The page of a log, found by counting the logs before it in the pages' order (the
-/// `log_started` index answers it): a million logs' places are never held in memory.
+/// The page of a log, found by counting the logs before it in the pages' order (time, then
+/// rowid: the `log_started` index answers it): a million logs' places are never held in memory.
 struct LogPlaces {
     let perPage: Int
     let session: SnapshotSession
 
     func href(_ id: String) throws -> String? {
         var started: String?
-        var exists = false
-        try session.select("SELECT started_at FROM log WHERE id = ?1", [id]) { row in
+        var rowid: String?
+        try session.select("SELECT started_at, rowid FROM log WHERE id = ?1", [id]) { row in
             started = row.text(0)
-            exists = true
+            rowid = row.text(1)
         }
-        guard exists else { return nil }
+        guard let rowid else { return nil }
         let before: Int
         if let started {
-            before = try session.count("SELECT count(*) FROM log WHERE started_at IS NULL OR started_at < ?1 OR (started_at = ?1 AND id < ?2)", [started, id])
+            before = try session.count("SELECT count(*) FROM log WHERE started_at IS NULL OR started_at < ?1 OR (started_at = ?1 AND rowid < ?2)", [started, rowid])
         } else {
-            before = try session.count("SELECT count(*) FROM log WHERE started_at IS NULL AND id < ?1", [id])
+            before = try session.count("SELECT count(*) FROM log WHERE started_at IS NULL AND rowid < ?1", [rowid])
         }
         return ViewLayout.Section.logs.page(before / max(1, perPage) + 1) + "#" + RecordPlaces.anchor(id)
     }

@@ -67,6 +67,26 @@ struct HTMLBuffer {
 
     var count: Int { bytes.count }
 
+    mutating func truncate(to count: Int) {
+        bytes.removeSubrange(count...)
+    }
+
+    /// A record's anchor written from its id's bytes: as ``RecordPlaces/anchor(_:)`` writes it.
+    mutating func anchor(utf8 id: UnsafeBufferPointer<UInt8>) {
+        for byte in id {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
+                bytes.append(byte)
+            default:
+                let hex = Array("0123456789ABCDEF".utf8)
+                bytes.append(UInt8(ascii: "%"))
+                bytes.append(hex[Int(byte >> 4)])
+                bytes.append(hex[Int(byte & 0xF)])
+            }
+        }
+    }
+
     mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)
     }

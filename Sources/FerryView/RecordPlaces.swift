@@ -22,17 +22,10 @@ struct RecordPlaces {
     /// A record's anchor: its id, which the canonical schema keeps to upper-case UUID text; any
     /// other byte is percent-encoded, so an anchor is the same text in `id` and in a link.
     static func anchor(_ id: String) -> String {
-        var result = ""
-        for byte in id.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
-                result.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-            }
-        }
-        return result
+        var html = HTMLBuffer()
+        var id = id
+        id.withUTF8 { html.anchor(utf8: $0) }
+        return String(decoding: html.bytes, as: UTF8.self)
     }
 
     static func catalogAnchor(_ key: String) -> String { "item-" + anchor(key) }
@@ -40,11 +33,5 @@ struct RecordPlaces {
     /// Ids as a JSON array, the one argument of `… IN (SELECT value FROM json_each(?))`.
     static func jsonArray(_ ids: [String]) -> String {
         JSONWriter.string(.array(ids.map { .string($0) }))
-    }
-}
-
-extension String {
-    func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

@@ -10,7 +10,12 @@ extension SnapshotReader {
             var configuration = Configuration()
             configuration.readonly = true
             configuration.busyMode = .timeout(10)
-            return try DatabaseQueue(path: path, configuration: configuration).read { db in try body(SnapshotSession(db: db)) }
+            return try DatabaseQueue(path: path, configuration: configuration).read { db in
+                // Mapped pages: a reader that jumps about a large table (logs in time order) reads
+                // them without a system call each.
+                try db.execute(sql: "PRAGMA mmap_size = 4294967296")
+                return try body(SnapshotSession(db: db))
+            }
         } catch let error as DatabaseError {
             throw StoreError(.database(error.message ?? "\(error.resultCode)"), path: store, activity: activity)
         }
@@ -24,18 +29,12 @@ public struct SnapshotSession {
 
     /// Steps through the rows of `sql` (text arguments bound in order), calling `row` for each.
     public func select(_ sql: String, _ arguments: [String] = [], row: (SnapshotRow) throws -> Void) throws {
-        let prepared = try db.makeStatement(sql: sql)
-        defer { withExtendedLifetime(prepared) {} }
-        try prepared.setArguments(StatementArguments(arguments))
-        let statement = prepared.sqliteStatement
-        while true {
-            let status = sqlite3_step(statement)
-            if status == SQLITE_DONE { return }
-            guard status == SQLITE_ROW else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
-            }
-            try row(SnapshotRow(statement: statement))
-        }
+        try prepare(sql).select(arguments, row: row)
+    }
+
+    /// A statement to run many times, for a lookup per row of another query.
+    public func prepare(_ sql: String) throws -> SnapshotStatement {
+        SnapshotStatement(db: db, prepared: try db.makeStatement(sql: sql))
     }
 
     /// The first column of the first row, as an integer (0 when there is none).
@@ -50,6 +49,27 @@ public struct SnapshotSession {
         var rows: [[String?]] = []
         try select(sql, arguments) { row in rows.append((0..<row.columnCount).map { row.text($0) }) }
         return rows
+    }
+}
+
+/// A prepared query of a ``SnapshotSession``.
+public struct SnapshotStatement {
+    let db: Database
+    let prepared: Statement
+
+    public func select(_ arguments: [String] = [], row: (SnapshotRow) throws -> Void) throws {
+        try prepared.setArguments(StatementArguments(arguments))
+        let statement = prepared.sqliteStatement
+        defer { sqlite3_reset(statement) }
+        while true {
+            let status = sqlite3_step(statement)
+            if status == SQLITE_DONE { return }
+            guard status == SQLITE_ROW else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
+                                    sql: prepared.sql)
+            }
+            try row(SnapshotRow(statement: statement))
+        }
     }
 }
 

@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""The bundle's HTML view, opened in a real browser (run by `make test`).
+
+Converts Samples/ into a store, gives one recipe the title `<script>alert(1)</script>`,
+exports it, verifies it with `ferry verify` and bagit-python, unpacks it and opens its
+index.html from file:// in headless Chromium (Debian's `chromium`, driven by Playwright):
+- every recipe and project title of the store is on a page within two clicks of index.html;
+- the logs on the log pages, followed by their "next" links, number what bundle.json counts;
+- every image on every page visited loads;
+- no request leaves the unpacked bundle, and no script but the view's own runs;
+- the hostile title shows as text, and no dialog opens;
+- without JavaScript the recipes still read; headings never skip a level; every image has alt
+  text; every table has header cells; Tab reaches the links.
+Exits 1 naming each failure.
+"""
+import argparse
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+from collections import deque
+
+HOSTILE = "<script>alert(1)</script>"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+failures = []
+
+
+def check(condition, message):
+    if not condition:
+        failures.append(message)
+        print("FAIL:", message, file=sys.stderr)
+
+
+def run(*command):
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def make_bundle(ferry, work):
+    store = os.path.join(work, "samples.ferry")
+    run(ferry, "convert", "Samples", "--to", store)
+    with sqlite3.connect(store) as db:
+        db.execute("UPDATE recipe SET title = ? WHERE id = (SELECT min(id) FROM recipe)", (HOSTILE,))
+        titles = [row[0] for row in db.execute("SELECT title FROM recipe UNION ALL SELECT title FROM project")]
+    bundle = os.path.join(work, "samples.tar.zst")
+    run(ferry, "export", store, "-o", bundle)
+    run(ferry, "verify", bundle)
+    unpacked = os.path.join(work, "unpacked")
+    os.mkdir(unpacked)
+    run("tar", "--zstd", "-xf", bundle, "-C", unpacked)
+    return os.path.join(unpacked, "samples"), titles
+
+
+def visible_text(page):
+    return page.evaluate("document.body.innerText")
+
+
+def audit_page(page, name):
+    """Images load; headings in order; alt text; header cells; only the view's own script."""
+    broken = page.evaluate("""async () => {
+        const images = Array.from(document.images);
+        for (const image of images) image.loading = "eager";
+        const results = await Promise.all(images.map(image => image.decode().then(() => null, () => image.getAttribute("src"))));
+        return results.filter(result => result !== null);
+    }""")
+    check(broken == [], f"{name}: images that do not load: {broken}")
+    levels = page.evaluate("Array.from(document.querySelectorAll('h1,h2,h3,h4,h5,h6')).map(h => Number(h.tagName[1]))")
+    check(levels[:1] == [1], f"{name}: the first heading is not h1 ({levels[:1]})")
+    for before, after in zip(levels, levels[1:]):
+        check(after <= before + 1, f"{name}: heading h{after} follows h{before}")
+    check(page.evaluate("Array.from(document.images).every(i => (i.getAttribute('alt') || '').trim() !== '')"), f"{name}: an image without alt text")
+    check(page.evaluate("Array.from(document.querySelectorAll('table')).every(t => t.querySelector('th'))"), f"{name}: a table without header cells")
+    scripts = page.evaluate("Array.from(document.scripts).map(s => s.getAttribute('src'))")
+    check(scripts in ([], ["filter.js"], ["view/filter.js"]), f"{name}: scripts {scripts}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--ferry", default=".build/debug/ferry")
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+    import bagit
+
+    work = tempfile.mkdtemp(prefix="ferry-view-")
+    try:
+        bag, titles = make_bundle(os.path.abspath(args.ferry), work)
+        bagit.Bag(bag).validate()
+        counts = json.load(open(os.path.join(bag, "bundle.json")))["counts"]
+        root = "file://" + bag + "/"
+        index = root + "index.html"
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM)
+            context = browser.new_context()
+            requests, dialogs = [], []
+            context.on("request", lambda request: requests.append(request.url))
+            page = context.new_page()
+            page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+
+            # Breadth first from index.html, two clicks deep, every page audited on the way.
+            depth = {index: 0}
+            texts = {}
+            queue = deque([index])
+            while queue:
+                url = queue.popleft()
+                page.goto(url)
+                texts[url] = visible_text(page)
+                audit_page(page, url[len(root):])
+                if depth[url] == 2:
+                    continue
+                for link in page.evaluate("Array.from(document.querySelectorAll('a[href]')).map(a => a.href)"):
+                    target = link.split("#")[0]
+                    if target.startswith(root) and target.endswith(".html") and target not in depth:
+                        depth[target] = depth[url] + 1
+                        queue.append(target)
+            seen = "\n".join(texts.values())
+            missing = [title for title in titles if title not in seen]
+            check(missing == [], f"titles not within two clicks of index.html: {missing}")
+            check(HOSTILE in seen, "the hostile title is not shown as text")
+
+            # The log pages, by their "next" links: as many rows as bundle.json counts.
+            page.goto(index)
+            page.click("main a[href='view/logs-1.html']")
+            logs = 0
+            while True:
+                logs += page.locator("table.logs > tbody > tr").count()
+                following = page.locator("nav.pages a[rel=next]").first
+                if following.count() == 0:
+                    break
+                following.click()
+            check(logs == counts["log"], f"{logs} log rows on the pages, bundle.json counts {counts['log']}")
+
+            # The keyboard reaches the links: the first Tab lands on the skip link.
+            page.goto(index)
+            page.keyboard.press("Tab")
+            check(page.evaluate("document.activeElement.tagName") == "A", "Tab does not reach a link")
+
+            outside = [url for url in requests if not url.startswith(root)]
+            check(outside == [], f"requests that leave the bundle: {outside[:5]}")
+            check(dialogs == [], f"dialogs opened: {dialogs}")
+
+            # Without JavaScript the pages read the same.
+            still = browser.new_context(java_script_enabled=False).new_page()
+            still.goto(index)
+            still.click("main a[href='view/recipes-1.html']")
+            text = visible_text(still)
+            check(all(title in text for title in titles if title in texts.get(root + "view/recipes-1.html", "")),
+                  "recipes do not read without JavaScript")
+            browser.close()
+        print(f"view in Chromium: {len(texts)} pages within two clicks, {len(titles)} titles found, {logs} logs, "
+              f"{len(requests)} requests all inside the bundle" if not failures else f"{len(failures)} failures")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
