@@ -53,7 +53,7 @@ struct LogPages {
             if onPage == 0 {
                 page += 1
                 html = pages.start(page: page)
-                html.raw("<table class=\"logs\"><thead><tr><th scope=\"col\">Started</th><th scope=\"col\">Log</th><th scope=\"col\">Rating</th><th scope=\"col\">Outcome</th><th scope=\"col\">Made with</th><th scope=\"col\">Note</th>")
+                html.raw("<table class=\"logs\"><thead><tr><th scope=\"col\">Started</th><th scope=\"col\">Log</th><th scope=\"col\">Kind</th><th scope=\"col\">Rating</th><th scope=\"col\">Outcome</th><th scope=\"col\">Made with</th><th scope=\"col\">Note</th>")
                 if withParts { html.raw("<th scope=\"col\">Tags, materials, attachments</th>") }
                 html.raw("</tr></thead><tbody>\n")
                 rowEnds.removeAll(keepingCapacity: true)
@@ -72,11 +72,8 @@ struct LogPages {
             let title = row.text(2) ?? "(untitled)"
             let target = row.text(7).flatMap { places.recipe($0) } ?? row.text(8).flatMap { places.project($0) }
             RecordHTML.link(target, title, into: &html)
-            if let kind = row.text(3) {
-                html.raw(" <span class=\"kind\">")
-                html.text(kind)
-                html.raw("</span>")
-            }
+            html.raw("<td>")
+            cell(row, 3, into: &html)
             html.raw("<td>")
             cell(row, 4, into: &html)
             html.raw("<td>")

@@ -21,7 +21,9 @@ import Testing
             _ = try ConversionJob(inputs: [recipes], store: store, options: ConversionOptions(openArchive: ArchiveReader.opener)).run()
         }
         let bundle = path("small.\(format.rawValue)")
-        if !FileManager.default.fileExists(atPath: bundle) { _ = try BundleExporter(format: format).export(store: store, to: bundle) }
+        // Without the view: its pages are checked like any tag file (BundleViewTests), and would
+        // triple the bytes to flip.
+        if !FileManager.default.fileExists(atPath: bundle) { _ = try BundleExporter(format: format, view: nil).export(store: store, to: bundle) }
         return bundle
     }
 
