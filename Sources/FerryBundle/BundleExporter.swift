@@ -80,10 +80,10 @@ public struct BundleExporter: Sendable {
         if let contents = snapshot.view {
             let facts = BundleFacts(bundleID: bundleID, createdAt: summary.createdAt, generator: "ferry \(ferryVersion)", counts: summary.counts)
             viewFiles = [(ViewLayout.index, BundleView.index(contents, bundle: facts))]
-            summary.viewFiles = snapshot.viewPages.count + 1
+            summary.viewFiles = (snapshot.viewPages?.pages.count ?? 0) + 1
         }
-        let tags = tagFiles(summary, manifest: manifest, view: viewFiles, pages: snapshot.viewPages)
-        try archive(tags: tags + viewFiles, stagedTags: snapshot.viewPages.keys.sorted(), payload: payload.keys.sorted(),
+        let tags = tagFiles(summary, manifest: manifest, view: viewFiles, pages: snapshot.viewPages?.pages ?? [])
+        try archive(tags: tags + viewFiles, stagedPages: snapshot.viewPages, payload: payload.keys.sorted(),
                     payloadBytes: summary.payloadBytes, staging: staging, output: output, time: Self.epochSeconds(summary.createdAt))
         return summary
     }
@@ -98,7 +98,7 @@ public struct BundleExporter: Sendable {
         var createdAt = "1970-01-01T00:00:00Z"
         var view: ViewContents?
         /// The view's pages in `view/`, staged: tag files, listed in the tag manifest.
-        var viewPages: [String: FileDigest] = [:]
+        var viewPages: StagedPages?
     }
 
     private func readSnapshot(_ snapshotPath: String, staging: StagingFolder, store: String) throws -> SnapshotRead {
@@ -133,9 +133,9 @@ public struct BundleExporter: Sendable {
         // The view reads the snapshot as the tables do: beside the largest table, its equal in work.
         if let view {
             jobs.insert({
-                let pages = StagedFiles(staging: staging)
+                let pages = try StagedPages(in: staging)
                 let contents = try view.writePages(of: snapshot) { path, bytes in try pages.write(path, bytes) }
-                return .view(contents, pages.written)
+                return .view(contents, pages)
             }, at: min(2, jobs.count))
         }
         jobs.append { .files([BundleLayout.storeSnapshot: try digestOfFile(snapshotPath)]) }
@@ -165,10 +165,10 @@ public struct BundleExporter: Sendable {
         case checked
         case files([String: FileDigest])
         case table(String, TableFile)
-        case view(ViewContents, [String: FileDigest])
+        case view(ViewContents, StagedPages)
     }
 
-    private func tagFiles(_ summary: BundleSummary, manifest: [UInt8], view: [(String, [UInt8])], pages: [String: FileDigest]) -> [(String, [UInt8])] {
+    private func tagFiles(_ summary: BundleSummary, manifest: [UInt8], view: [(String, [UInt8])], pages: [StagedPages.Page]) -> [(String, [UInt8])] {
         let bagit = Array(BagItFiles.declaration.utf8)
         let info = Array(BagItFiles.info([
             ("Bag-Software-Agent", "ferry \(ferryVersion)"),
@@ -202,7 +202,7 @@ public struct BundleExporter: Sendable {
         for (name, bytes) in view {
             tagDigests[name] = FileDigest(sha256: Hex.lowercase(SHA256.hash(data: bytes)), size: Int64(bytes.count))
         }
-        tagDigests.merge(pages) { first, _ in first }
+        for page in pages { tagDigests[page.name] = page.digest }
         let tagManifest = Array(BagItFiles.manifest(tagDigests).utf8)
         return [(BundleLayout.bagitFile, bagit), (BundleLayout.bagInfoFile, info), (BundleLayout.bundleFile, bundleBytes),
                 (BundleLayout.manifestFile, manifest), (BundleLayout.tagManifestFile, tagManifest)]
@@ -210,7 +210,7 @@ public struct BundleExporter: Sendable {
 
     /// Tag files first (the manifests before the files they list), then the staged tag files
     /// (the view's pages), then the payload.
-    private func archive(tags: [(String, [UInt8])], stagedTags: [String], payload: [String], payloadBytes: Int64, staging: StagingFolder,
+    private func archive(tags: [(String, [UInt8])], stagedPages: StagedPages?, payload: [String], payloadBytes: Int64, staging: StagingFolder,
                          output: String, time: Int) throws {
         let url = URL(fileURLWithPath: output)
         let root = Self.rootName(url.lastPathComponent)
@@ -220,7 +220,9 @@ public struct BundleExporter: Sendable {
         do {
             let writer = try ArchiveWriter(path: temporary, format: format, modificationTime: time)
             for (name, bytes) in tags { try writer.addFile(named: "\(root)/\(name)", bytes: bytes) }
-            for name in stagedTags { try writer.addFile(named: "\(root)/\(name)", from: staging.file(name)) }
+            for page in stagedPages?.pages.sorted(by: { $0.name < $1.name }) ?? [] {
+                try writer.addFile(named: "\(root)/\(page.name)", bytes: try stagedPages?.read(page) ?? [])
+            }
             let tally = progress.map { ProgressTally(.archive, total: payloadBytes, report: $0) }
             for name in payload {
                 try writer.addFile(named: "\(root)/\(name)", from: staging.file(name)) { tally?.add(Int64($0)) }

@@ -59,13 +59,7 @@ final class HashingFileWriter {
     /// The error is returned rather than thrown: `withUnsafeBytes` would erase its type.
     private func writeOut(_ bytes: UnsafeRawBufferPointer) -> BundleError? {
         hasher.update(bufferPointer: bytes)
-        var offset = 0
-        while offset < bytes.count {
-            let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else { return BundleError(.cannotWrite("cannot write: \(Self.lastError())"), path: path) }
-            offset += written
-        }
+        guard writeAll(descriptor, bytes) else { return BundleError(.cannotWrite("cannot write: \(Self.lastError())"), path: path) }
         size += Int64(bytes.count)
         return nil
     }
@@ -77,6 +71,18 @@ final class HashingFileWriter {
         default: return String(cString: strerror(errno))
         }
     }
+}
+
+/// Writes every byte, through short writes and interruptions; false on an error (in errno).
+func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+    var offset = 0
+    while offset < bytes.count {
+        let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+        if written < 0, errno == EINTR { continue }
+        guard written > 0 else { return false }
+        offset += written
+    }
+    return true
 }
 
 /// SHA-256 of an existing file, streamed.

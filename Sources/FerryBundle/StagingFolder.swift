@@ -1,3 +1,5 @@
+import Crypto
+import FerryJSON
 import Foundation
 
 /// A private (0700) hidden folder beside a target path, on the same file system so its files
@@ -35,19 +37,49 @@ final class StagingFolder: Sendable {
     }
 }
 
-/// Files written whole into a staging folder, each hashed as it is written; for one thread.
-final class StagedFiles {
-    let staging: StagingFolder
-    private(set) var written: [String: FileDigest] = [:]
-
-    init(staging: StagingFolder) {
-        self.staging = staging
+/// The view's pages, staged one after another in one file of the staging folder: a thousand
+/// small files cost more to create than to fill. Each page is hashed as it comes, for the tag
+/// manifest, and read back by its place when archived. For one thread at a time: the job that
+/// writes it hands it over when it ends.
+final class StagedPages: @unchecked Sendable {
+    struct Page {
+        var name: String
+        var offset: Int64
+        var digest: FileDigest
     }
 
-    func write(_ relative: String, _ bytes: [UInt8]) throws {
-        try staging.makeFolders(for: relative)
-        let file = try HashingFileWriter(path: staging.file(relative))
-        try file.write(bytes)
-        written[relative] = try file.finish()
+    let path: String
+    private let descriptor: Int32
+    private(set) var pages: [Page] = []
+    private var size: Int64 = 0
+
+    init(in staging: StagingFolder) throws(BundleError) {
+        path = staging.file("view.pages")
+        descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw BundleError(.cannotWrite("cannot create the file: \(HashingFileWriter.lastError())"), path: path) }
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    func write(_ name: String, _ bytes: [UInt8]) throws(BundleError) {
+        let written = bytes.withUnsafeBytes { writeAll(descriptor, $0) }
+        guard written else { throw BundleError(.cannotWrite("cannot write: \(HashingFileWriter.lastError())"), path: path) }
+        pages.append(Page(name: name, offset: size, digest: FileDigest(sha256: Hex.lowercase(SHA256.hash(data: bytes)), size: Int64(bytes.count))))
+        size += Int64(bytes.count)
+    }
+
+    /// A page's bytes, read back.
+    func read(_ page: Page) throws(BundleError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: Int(page.digest.size))
+        var done = 0
+        while done < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, $0.count - done, off_t(page.offset) + off_t(done)) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { throw BundleError(.cannotWrite("cannot read back the view's pages: \(HashingFileWriter.lastError())"), path: path) }
+            done += count
+        }
+        return bytes
     }
 }

@@ -3,7 +3,7 @@ import FerryStore
 /// Every attachment by name: shown or linked when the bundle carries its bytes, with the
 /// record it belongs to.
 enum AttachmentPages {
-    static func render(count: Int, places: RecordPlaces, logsPerPage: Int, perPage: Int, session: SnapshotSession,
+    static func render(count: Int, places: RecordPlaces, logs: [String: String], perPage: Int, session: SnapshotSession,
                        write: @escaping (String, [UInt8]) throws -> Void) throws {
         var pages = SectionPages(.attachments, total: count, perPage: perPage, write: write)
         var html = HTMLBuffer()
@@ -19,11 +19,10 @@ enum AttachmentPages {
                  LEFT JOIN log l ON l.id = a.log_id
             ORDER BY a.name, a.id
             """
-        let logPlaces = LogPlaces(perPage: logsPerPage, session: session)
         try session.select(query) { row in
             if onPage == pages.perPage {
                 html.raw("</tbody></table>\n")
-                try pages.finish(html, page: page, first: first, last: last)
+                try pages.finish(&html, page: page, first: first, last: last)
                 onPage = 0
             }
             let values = (0..<row.columnCount).map { row.text($0) }
@@ -50,38 +49,14 @@ enum AttachmentPages {
                 RecordHTML.link(places.project(project), owner, into: &html)
             } else if let log = values[10] {
                 html.raw("Log ")
-                RecordHTML.link(try logPlaces.href(log), owner, into: &html)
+                RecordHTML.link(logs[log], owner, into: &html)
             }
             html.raw("</td></tr>\n")
         }
         if onPage > 0 {
             html.raw("</tbody></table>\n")
-            try pages.finish(html, page: page, first: first, last: last)
+            try pages.finish(&html, page: page, first: first, last: last)
         }
         try pages.writeContents(describing: "attachments")
-    }
-}
-
-/// The page of a log, found by counting the logs before it in the pages' order (time, then
-/// rowid: the `log_started` index answers it): a million logs' places are never held in memory.
-struct LogPlaces {
-    let perPage: Int
-    let session: SnapshotSession
-
-    func href(_ id: String) throws -> String? {
-        var started: String?
-        var rowid: String?
-        try session.select("SELECT started_at, rowid FROM log WHERE id = ?1", [id]) { row in
-            started = row.text(0)
-            rowid = row.text(1)
-        }
-        guard let rowid else { return nil }
-        let before: Int
-        if let started {
-            before = try session.count("SELECT count(*) FROM log WHERE started_at IS NULL OR started_at < ?1 OR (started_at = ?1 AND rowid < ?2)", [started, rowid])
-        } else {
-            before = try session.count("SELECT count(*) FROM log WHERE started_at IS NULL AND rowid < ?1", [rowid])
-        }
-        return ViewLayout.Section.logs.page(before / max(1, perPage) + 1) + "#" + RecordPlaces.anchor(id)
     }
 }

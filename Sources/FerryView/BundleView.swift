@@ -43,11 +43,11 @@ public struct BundleView: Sendable {
 
             try RecipePages.render(recipes, places: places, perPage: recordsPerPage, session: session, write: write)
             try ProjectPages.render(tree, places: places, perPage: recordsPerPage, session: session, write: write)
-            var logs = LogPages()
+            var logs = try LogPages(linkedFrom: session)
             try logs.render(places: places, perPage: rowsPerPage, session: session, write: write)
             try CatalogPages.render(count: catalog.count, perPage: rowsPerPage, session: session, write: write)
             let attachments = try session.count("SELECT count(*) FROM attachment")
-            try AttachmentPages.render(count: attachments, places: places, logsPerPage: rowsPerPage, perPage: rowsPerPage, session: session, write: write)
+            try AttachmentPages.render(count: attachments, places: places, logs: logs.places, perPage: rowsPerPage, session: session, write: write)
 
             contents.counts = [.recipes: recipes.count, .projects: tree.order.count, .logs: logs.count,
                                .catalog: catalog.count, .attachments: attachments]

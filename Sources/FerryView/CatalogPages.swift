@@ -20,7 +20,7 @@ enum CatalogPages {
         try session.select("SELECT natural_key, name, manufacturer, code, source_app, source_file FROM catalog_item ORDER BY natural_key") { row in
             if onPage == pages.perPage {
                 html.raw("</tbody></table>\n")
-                try pages.finish(html, page: page, first: first, last: last)
+                try pages.finish(&html, page: page, first: first, last: last)
                 onPage = 0
             }
             let key = row.text(0) ?? ""
@@ -46,7 +46,7 @@ enum CatalogPages {
         }
         if onPage > 0 {
             html.raw("</tbody></table>\n")
-            try pages.finish(html, page: page, first: first, last: last)
+            try pages.finish(&html, page: page, first: first, last: last)
         }
         try pages.writeContents(describing: "catalog items")
     }

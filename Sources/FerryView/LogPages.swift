@@ -23,8 +23,37 @@ struct LogPages {
     /// Logs per app, counted on the way for the overview.
     private(set) var apps: [String: Int] = [:]
     private(set) var count = 0
+    /// The logs other pages link to (those with attachments), and where each is.
+    private let linked: Set<String>
+    private(set) var places: [String: String] = [:]
 
-    mutating func render(places: RecordPlaces, perPage: Int, session: SnapshotSession, write: @escaping (String, [UInt8]) throws -> Void) throws {
+    init(linkedFrom session: SnapshotSession) throws {
+        var linked: Set<String> = []
+        try session.select("SELECT DISTINCT log_id FROM attachment WHERE log_id IS NOT NULL") { row in
+            if let id = row.text(0) { linked.insert(id) }
+        }
+        self.linked = linked
+    }
+
+    /// A log's anchor is the first 8 characters of its id, the whole id when those are not
+    /// upper-case hex or another log on the same page has them: a million UUIDs are a third of
+    /// the compressed pages, 8 characters a tenth. Written straight into the page.
+    private static func anchor(_ id: UnsafeBufferPointer<UInt8>, used: inout Set<UInt64>, into html: inout HTMLBuffer) {
+        var key: UInt64 = 0
+        if id.count > 8 {
+            for byte in id.prefix(8) {
+                guard (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) else { key = 0; break }
+                key = key << 8 | UInt64(byte)
+            }
+        }
+        if key != 0, used.insert(key).inserted {
+            html.appendBytes(ArraySlice(id.prefix(8)))
+        } else {
+            html.anchor(utf8: id)
+        }
+    }
+
+    mutating func render(places recordPlaces: RecordPlaces, perPage: Int, session: SnapshotSession, write: @escaping (String, [UInt8]) throws -> Void) throws {
         let total = try session.count("SELECT count(*) FROM log")
         var pages = SectionPages(.logs, total: total, perPage: perPage, write: write)
         let withParts = try OwnedParts.exist(for: .log, session: session)
@@ -35,17 +64,19 @@ struct LogPages {
         var lastStarted: [UInt8] = []
         // Where each row's last cell ends, to add the parts cell when logs have parts.
         var rowEnds: [(id: String, end: Int)] = []
+        var anchors: Set<UInt64> = []
         var lastApp: [UInt8] = []
         var lastAppCount = 0
         let lookup = try session.prepare(Self.snapshotByLog)
 
         func finishPage() throws {
             html.raw("</tbody></table>\n")
-            if withParts { try addParts(to: &html, rows: rowEnds, places: places, session: session) }
-            try pages.finish(html, page: page, first: first, last: lastStarted.isEmpty ? "(no time)" : String(decoding: lastStarted, as: UTF8.self))
+            if withParts { try addParts(to: &html, rows: rowEnds, places: recordPlaces, session: session) }
+            try pages.finish(&html, page: page, first: first, last: lastStarted.isEmpty ? "(no time)" : String(decoding: lastStarted, as: UTF8.self))
         }
 
-        try session.select(Self.query) { row in
+        let cursor = try session.cursor(Self.query)
+        while let row = try cursor.next() {
             if onPage == pages.perPage {
                 try finishPage()
                 onPage = 0
@@ -57,20 +88,25 @@ struct LogPages {
                 if withParts { html.raw("<th scope=\"col\">Tags, materials, attachments</th>") }
                 html.raw("</tr></thead><tbody>\n")
                 rowEnds.removeAll(keepingCapacity: true)
+                anchors.removeAll(keepingCapacity: true)
                 first = row.text(1) ?? "(no time)"
             }
             onPage += 1
             count += 1
             // The id as a String only where it is needed: most logs have their snapshot beside them.
             let hasSnapshot = !row.isNull(14)
-            let id = withParts || !hasSnapshot ? row.text(0) ?? "" : ""
+            let id = withParts || !hasSnapshot || !linked.isEmpty ? row.text(0) ?? "" : ""
             html.raw("<tr id=\"")
-            _ = row.withBytes(0) { html.anchor(utf8: $0) }
+            let anchorStart = html.count
+            _ = row.withBytes(0) { Self.anchor($0, used: &anchors, into: &html) }
+            if linked.contains(id) {
+                places[id] = ViewLayout.Section.logs.page(page) + "#" + String(decoding: html.bytes[anchorStart...], as: UTF8.self)
+            }
             html.raw("\"><td>")
             cell(row, 1, into: &html)
             html.raw("<td>")
             let title = row.text(2) ?? "(untitled)"
-            let target = row.text(7).flatMap { places.recipe($0) } ?? row.text(8).flatMap { places.project($0) }
+            let target = row.text(7).flatMap { recordPlaces.recipe($0) } ?? row.text(8).flatMap { recordPlaces.project($0) }
             RecordHTML.link(target, title, into: &html)
             html.raw("<td>")
             cell(row, 3, into: &html)

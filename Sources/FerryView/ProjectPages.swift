@@ -101,7 +101,7 @@ struct ProjectPages {
                 RecordHTML.extras(row[35], into: &html)
                 RecordHTML.close(into: &html)
             }
-            try pages.finish(html, page: index + 1, first: tree.nodes[ids[0]]?.title ?? "", last: tree.nodes[ids[ids.count - 1]]?.title ?? "")
+            try pages.finish(&html, page: index + 1, first: tree.nodes[ids[0]]?.title ?? "", last: tree.nodes[ids[ids.count - 1]]?.title ?? "")
         }
         try pages.writeContents(describing: "projects")
     }

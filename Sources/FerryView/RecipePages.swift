@@ -53,7 +53,7 @@ struct RecipePages {
                 RecordHTML.extras(row[28], into: &html)
                 RecordHTML.close(into: &html)
             }
-            try pages.finish(html, page: index + 1, first: order[start].title, last: order[start + ids.count - 1].title)
+            try pages.finish(&html, page: index + 1, first: order[start].title, last: order[start + ids.count - 1].title)
         }
         try pages.writeContents(describing: "recipes")
     }

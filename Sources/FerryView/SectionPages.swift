@@ -32,8 +32,7 @@ struct SectionPages {
         return html
     }
 
-    mutating func finish(_ html: HTMLBuffer, page: Int, first: String, last: String) throws {
-        var html = html
+    mutating func finish(_ html: inout HTMLBuffer, page: Int, first: String, last: String) throws {
         PageShell.pageNavigation(section, page: page, of: pageCount, into: &html)
         PageShell.inView.close(into: &html)
         try write(ViewLayout.file(section.page(page)), html.bytes)

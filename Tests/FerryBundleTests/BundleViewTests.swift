@@ -66,10 +66,17 @@ import Testing
             }
         }
         #expect(broken == [])
-        // Every record of every section has one anchor: recipe and project ids appear once as ids.
-        let ids = try DatabaseQueue(path: store).read { db in try String.fetchAll(db, sql: "SELECT id FROM recipe UNION ALL SELECT id FROM project UNION ALL SELECT id FROM log") }
+        // Every record has one anchor: recipes and projects their id, logs its first 8 characters
+        // (the whole id where another log on the page has them).
+        let (ids, logIDs) = try DatabaseQueue(path: store).read { db in
+            (try String.fetchAll(db, sql: "SELECT id FROM recipe UNION ALL SELECT id FROM project"), try String.fetchAll(db, sql: "SELECT id FROM log"))
+        }
         let everything = html.values.joined()
         for id in ids { #expect(everything.components(separatedBy: "id=\"\(id)\"").count == 2, "\(id)") }
+        let logPages = html.filter { $0.key.hasPrefix("view/logs-") }.values.joined()
+        for id in logIDs {
+            #expect(logPages.components(separatedBy: "<tr id=\"\(id.prefix(8))\"").count + logPages.components(separatedBy: "<tr id=\"\(id)\"").count == 3, "\(id)")
+        }
     }
 
     @Test func theViewIsCoveredByTheBagAndLeavesTheBundleIDAlone() throws {

@@ -37,6 +37,12 @@ public struct SnapshotSession {
         SnapshotStatement(db: db, prepared: try db.makeStatement(sql: sql))
     }
 
+    /// The rows of `sql` one at a time, for a loop that keeps its state in plain local
+    /// variables (a million logs: no closure, no captured state to check on each access).
+    public func cursor(_ sql: String) throws -> SnapshotCursor {
+        SnapshotCursor(db: db, prepared: try db.makeStatement(sql: sql))
+    }
+
     /// The first column of the first row, as an integer (0 when there is none).
     public func count(_ sql: String, _ arguments: [String] = []) throws -> Int {
         var result = 0
@@ -73,15 +79,36 @@ public struct SnapshotStatement {
     }
 }
 
+/// Rows of one query, stepped by ``next()``.
+public struct SnapshotCursor {
+    let db: Database
+    let prepared: Statement
+
+    /// The next row, valid until the next call; nil after the last.
+    public func next() throws -> SnapshotRow? {
+        let statement = prepared.sqliteStatement
+        let status = sqlite3_step(statement)
+        if status == SQLITE_DONE { return nil }
+        guard status == SQLITE_ROW else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: prepared.sql)
+        }
+        return SnapshotRow(statement: statement)
+    }
+}
+
 /// The current row of a ``SnapshotSession`` query: valid only inside the closure it is handed to.
 public struct SnapshotRow {
-    let statement: OpaquePointer
+    @usableFromInline let statement: OpaquePointer
+
+    @usableFromInline init(statement: OpaquePointer) {
+        self.statement = statement
+    }
 
     public var columnCount: Int { Int(sqlite3_column_count(statement)) }
 
-    public func isNull(_ column: Int) -> Bool { sqlite3_column_type(statement, Int32(column)) == SQLITE_NULL }
+    @inlinable public func isNull(_ column: Int) -> Bool { sqlite3_column_type(statement, Int32(column)) == SQLITE_NULL }
 
-    public func integer(_ column: Int) -> Int64? {
+    @inlinable public func integer(_ column: Int) -> Int64? {
         isNull(column) ? nil : sqlite3_column_int64(statement, Int32(column))
     }
 
@@ -99,7 +126,7 @@ public struct SnapshotRow {
     }
 
     /// A TEXT value's UTF-8 bytes, valid inside `body` only; nil for any other type.
-    public func withBytes<Result>(_ column: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result? {
+    @inlinable public func withBytes<Result>(_ column: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result? {
         let index = Int32(column)
         guard sqlite3_column_type(statement, index) == SQLITE_TEXT, let pointer = sqlite3_column_text(statement, index) else { return nil }
         return try body(UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(statement, index))))
