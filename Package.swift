@@ -127,6 +127,7 @@ let package = Package(
             dependencies: ["FerryConvert", "FerryCanonical", "FerryStore", "FerryCoreData", "FerryArchive", "FerryJSON", "FerryModel",
                            "FerryTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        .testTarget(name: "FerryViewTests", dependencies: ["FerryView"]),
         .testTarget(
             name: "FerryBundleTests",
             dependencies: ["FerryView", "FerryBundle", "FerryArchive", "FerryStore", "FerryCanonical", "FerryConvert", "FerryJSON", "FerryTestSupport",

@@ -105,9 +105,14 @@ struct LogPages {
             html.raw("\"><td>")
             cell(row, 1, into: &html)
             html.raw("<td>")
-            let title = row.text(2) ?? "(untitled)"
-            let target = row.text(7).flatMap { recordPlaces.recipe($0) } ?? row.text(8).flatMap { recordPlaces.project($0) }
-            RecordHTML.link(target, title, into: &html)
+            let target = row.isNull(7) && row.isNull(8) ? nil : row.text(7).flatMap { recordPlaces.recipe($0) } ?? row.text(8).flatMap { recordPlaces.project($0) }
+            if let target {
+                html.raw("<a href=\"")
+                html.text(target)
+                html.raw("\">")
+            }
+            if row.isNull(2) { html.raw("(untitled)") } else { cell(row, 2, into: &html) }
+            if target != nil { html.raw("</a>") }
             html.raw("<td>")
             cell(row, 3, into: &html)
             html.raw("<td>")
@@ -116,9 +121,9 @@ struct LogPages {
             cell(row, 5, into: &html)
             html.raw("<td>")
             if hasSnapshot {
-                madeWith(row, at: 10, title: title, into: &html)
+                madeWith(row, at: 10, log: row, into: &html)
             } else {
-                try lookup.select([id]) { snapshot in madeWith(snapshot, at: 0, title: title, into: &html) }
+                try lookup.select([id]) { snapshot in madeWith(snapshot, at: 0, log: row, into: &html) }
             }
             html.raw("<td>")
             cell(row, 6, into: &html)
@@ -148,17 +153,16 @@ struct LogPages {
 
     /// The snapshot: its title where it differs from the log's, each parameter as "name value
     /// unit", and which fields were filled in from the record as it was at conversion.
-    /// Columns from `first`: title, parameters, is_reconstructed, reconstructed_fields.
-    private func madeWith(_ row: SnapshotRow, at first: Int, title: String, into html: inout HTMLBuffer) {
-        if let snapshotTitle = row.text(first), snapshotTitle != title {
-            html.text(snapshotTitle)
+    /// Its columns from `first`: title, parameters, is_reconstructed, reconstructed_fields.
+    private func madeWith(_ row: SnapshotRow, at first: Int, log: SnapshotRow, into html: inout HTMLBuffer) {
+        _ = row.withBytes(first) { snapshotTitle in
+            guard log.withBytes(2, { $0.elementsEqual(snapshotTitle) }) != true else { return }
+            html.text(utf8: snapshotTitle)
             html.raw(": ")
         }
         _ = row.withBytes(first + 1) { bytes in
             let start = html.count
-            do {
-                try Self.parameters(inPlace: bytes, into: &html)
-            } catch {
+            if !ParameterText.render(bytes, into: &html) {
                 html.truncate(to: start)
                 Self.parameters(read: bytes, into: &html)
             }
@@ -171,42 +175,6 @@ struct LogPages {
             }
             html.raw(")</em>")
         }
-    }
-
-    /// Parameters as Ferry writes them (`{"dose":{"unit":"g","value":15},"grind":{"text":"fine"}}`),
-    /// read in place: no tree per log. Anything else gives up, to ``parameters(read:into:)``.
-    private static func parameters(inPlace bytes: UnsafeBufferPointer<UInt8>, into html: inout HTMLBuffer) throws {
-        var reader = JSONInPlaceReader(bytes)
-        try reader.beginObject()
-        var index = 0
-        while let name = try reader.nextKey() {
-            if index > 0 { html.raw(", ") }
-            index += 1
-            html.text(utf8: name)
-            try reader.beginObject()
-            var value: UnsafeBufferPointer<UInt8>?
-            var unit: UnsafeBufferPointer<UInt8>?
-            while let key = try reader.nextKey() {
-                if key.elementsEqual("value".utf8) {
-                    value = reader.peekValue() == UInt8(ascii: "\"") ? try reader.string() : try reader.number()
-                } else if key.elementsEqual("unit".utf8) {
-                    unit = try reader.string()
-                } else if key.elementsEqual("text".utf8) {
-                    value = try reader.string()
-                } else {
-                    throw JSONInPlaceReader.GiveUp()
-                }
-            }
-            if let value {
-                html.raw(" ")
-                html.text(utf8: value)
-            }
-            if let unit {
-                html.raw(" ")
-                html.text(utf8: unit)
-            }
-        }
-        guard reader.peekValue() == nil else { throw JSONInPlaceReader.GiveUp() }
     }
 
     /// Parameters of any other shape: read whole, each member shown as JSON where it is not a

@@ -10,12 +10,9 @@ extension SnapshotReader {
             var configuration = Configuration()
             configuration.readonly = true
             configuration.busyMode = .timeout(10)
-            return try DatabaseQueue(path: path, configuration: configuration).read { db in
-                // Mapped pages: a reader that jumps about a large table (logs in time order) reads
-                // them without a system call each.
-                try db.execute(sql: "PRAGMA mmap_size = 4294967296")
-                return try body(SnapshotSession(db: db))
-            }
+            // No mapped pages: they made the store's pages count as the process's memory (600 MB
+            // at a million logs) and saved nothing where logs are kept in about time order.
+            return try DatabaseQueue(path: path, configuration: configuration).read { db in try body(SnapshotSession(db: db)) }
         } catch let error as DatabaseError {
             throw StoreError(.database(error.message ?? "\(error.resultCode)"), path: store, activity: activity)
         }
