@@ -130,13 +130,15 @@ public struct BundleExporter: Sendable {
                 .table(table, try TableExporter(snapshot: snapshot, staging: staging, progress: tally).export(table))
             }
         }
-        // The view reads the snapshot as the tables do: beside the largest table, its equal in work.
+        // The view reads the snapshot as the tables do, after the two largest have started: at a
+        // million logs it is half the work of either, and taken earlier it kept the second from
+        // starting until it ended (9.6 s of jobs on two cores instead of 8.5).
         if let view {
             jobs.insert({
                 let pages = try StagedPages(in: staging)
                 let contents = try view.writePages(of: snapshot) { path, bytes in try pages.write(path, bytes) }
                 return .view(contents, pages)
-            }, at: min(2, jobs.count))
+            }, at: min(3, jobs.count))
         }
         jobs.append { .files([BundleLayout.storeSnapshot: try digestOfFile(snapshotPath)]) }
         var read = SnapshotRead(schemaVersion: schemaVersion)
