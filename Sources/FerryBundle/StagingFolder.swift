@@ -51,6 +51,7 @@ final class StagedPages: @unchecked Sendable {
     let path: String
     private let descriptor: Int32
     private(set) var pages: [Page] = []
+    private var places: [String: Int] = [:]
     private var size: Int64 = 0
 
     init(in staging: StagingFolder) throws(BundleError) {
@@ -66,7 +67,15 @@ final class StagedPages: @unchecked Sendable {
     func write(_ name: String, _ bytes: [UInt8]) throws(BundleError) {
         let written = bytes.withUnsafeBytes { writeAll(descriptor, $0) }
         guard written else { throw BundleError(.cannotWrite("cannot write: \(HashingFileWriter.lastError())"), path: path) }
-        pages.append(Page(name: name, offset: size, digest: FileDigest(sha256: Hex.lowercase(SHA256.hash(data: bytes)), size: Int64(bytes.count))))
+        let page = Page(name: name, offset: size, digest: FileDigest(sha256: Hex.lowercase(SHA256.hash(data: bytes)), size: Int64(bytes.count)))
+        // A page written again replaces the first (the view gave up an order midway); its old
+        // bytes stay in the file, unread.
+        if let place = places[name] {
+            pages[place] = page
+        } else {
+            places[name] = pages.count
+            pages.append(page)
+        }
         size += Int64(bytes.count)
     }
 

@@ -22,8 +22,12 @@ public struct BundleView: Sendable {
         self.recordsPerPage = max(1, recordsPerPage)
     }
 
+    /// Whether logs are first read in the order the store keeps them (see ``LogPages``); false
+    /// for tests that compare both readings.
+    var logsInStorageOrderFirst = true
+
     /// Writes every page but `index.html` through `write` (a path inside the bag, its bytes),
-    /// in an order that depends on the data alone.
+    /// in an order that depends on the data alone. A page may be written twice: the last is meant.
     public func writePages(of snapshot: SnapshotReader, write: @escaping (String, [UInt8]) throws -> Void) throws -> ViewContents {
         try snapshot.session("writing the bundle's view") { session in
             var contents = ViewContents()
@@ -44,7 +48,7 @@ public struct BundleView: Sendable {
             try RecipePages.render(recipes, places: places, perPage: recordsPerPage, session: session, write: write)
             try ProjectPages.render(tree, places: places, perPage: recordsPerPage, session: session, write: write)
             var logs = try LogPages(linkedFrom: session)
-            try logs.render(places: places, perPage: rowsPerPage, session: session, write: write)
+            try logs.render(places: places, perPage: rowsPerPage, session: session, storageOrderFirst: logsInStorageOrderFirst, write: write)
             try CatalogPages.render(count: catalog.count, perPage: rowsPerPage, session: session, write: write)
             let attachments = try session.count("SELECT count(*) FROM attachment")
             try AttachmentPages.render(count: attachments, places: places, logs: logs.places, perPage: rowsPerPage, session: session, write: write)

@@ -3,7 +3,7 @@ import FerryBundle
 import FerryJSON
 import FerryStore
 import FerryTestSupport
-import FerryView
+@testable import FerryView
 import Foundation
 import GRDB
 import Testing
@@ -179,6 +179,40 @@ import Testing
         let sources = text(bag["view/sources.html"])
         #expect(sources.components(separatedBy: "<li>Ferry ").count - 1 == 201)
         #expect(text(index).contains("href=\"view/sources.html\""))
+    }
+
+    /// Logs read as the store keeps them, or by the time index, give the same pages: the first
+    /// reading holds when the store keeps them in time order and gives way when it does not.
+    @Test func logsReadAsStoredOrByTheTimeIndexGiveTheSamePages() throws {
+        let (store, _) = try samples()
+        func pages(storageOrderFirst: Bool) throws -> (pages: [String: [UInt8]], writtenTwice: Int) {
+            var view = BundleView(rowsPerPage: 4, recordsPerPage: 3)
+            view.logsInStorageOrderFirst = storageOrderFirst
+            var pages: [String: [UInt8]] = [:]
+            var again = 0
+            _ = try view.writePages(of: SnapshotReader(path: store, of: store)) { name, bytes in
+                if pages.updateValue(bytes, forKey: name) != nil { again += 1 }
+            }
+            return (pages, again)
+        }
+        // The samples are stored app by app, not in time order.
+        #expect(try pages(storageOrderFirst: true).pages == (try pages(storageOrderFirst: false)).pages)
+        // Times that follow the rowid, two logs without one first: the stored order is time order.
+        try DatabaseQueue(path: store).write { db in
+            try db.execute(sql: "UPDATE log SET started_at = CASE WHEN rowid <= 2 THEN NULL ELSE printf('2025-01-%02dT08:00:00Z', rowid / 2) END")
+        }
+        let sorted = try pages(storageOrderFirst: true)
+        #expect(sorted.writtenTwice == 0)
+        #expect(sorted.pages == (try pages(storageOrderFirst: false)).pages)
+        // The last log stored the earliest: found out of order after pages were written, which
+        // are written again.
+        try DatabaseQueue(path: store).write { db in
+            try db.execute(sql: "UPDATE log SET started_at = '2024-12-01T08:00:00Z' WHERE rowid = (SELECT max(rowid) FROM log)")
+        }
+        let late = try pages(storageOrderFirst: true)
+        #expect(late.writtenTwice > 0)
+        #expect(late.pages == (try pages(storageOrderFirst: false)).pages)
+        #expect(late.pages != sorted.pages)
     }
 
     private func escaped(_ text: String) -> String {
