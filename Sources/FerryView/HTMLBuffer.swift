@@ -28,6 +28,11 @@ struct HTMLBuffer {
         value.withUTF8 { text(utf8: $0) }
     }
 
+    /// Data given as its UTF-8 bytes, escaped; nothing for nil.
+    mutating func text(utf8 value: UnsafeBufferPointer<UInt8>?) {
+        if let value { text(utf8: value) }
+    }
+
     /// Data given as its UTF-8 bytes, escaped.
     mutating func text(utf8 value: UnsafeBufferPointer<UInt8>) {
         var start = 0

@@ -104,13 +104,15 @@ struct LogPages {
         let cursor = try session.cursor(query)
         var started = false
         while let row = try cursor.next() {
+            // Each column's text once: every call into SQLite counts, a million times.
+            let idText = row.shown(0), startedText = row.shown(1), titleText = row.shown(2)
             if stopUnlessSorted, started {
                 // NULL comes first in time order; equal times keep their rowid order.
-                let inOrder = row.isNull(1) ? !lastWasTimed : row.withBytes(1) { !$0.lexicographicallyPrecedes(lastStarted) } ?? false
+                let inOrder = startedText.map { !$0.lexicographicallyPrecedes(lastStarted) } ?? !lastWasTimed
                 if !inOrder { return false }
             }
             started = true
-            lastWasTimed = !row.isNull(1)
+            lastWasTimed = startedText != nil
             if onPage == pages.perPage {
                 try finishPage()
                 onPage = 0
@@ -123,50 +125,50 @@ struct LogPages {
                 html.raw("</tr></thead><tbody>\n")
                 rowEnds.removeAll(keepingCapacity: true)
                 anchors.removeAll(keepingCapacity: true)
-                first = row.text(1) ?? "(no time)"
+                first = startedText.map { String(decoding: $0, as: UTF8.self) } ?? "(no time)"
             }
             onPage += 1
             count += 1
+            let snapshotLog = row.shown(14)
             // The id as a String only where it is needed: most logs have their snapshot beside them.
-            let hasSnapshot = !row.isNull(14)
-            let id = withParts || !hasSnapshot || !linked.isEmpty ? row.text(0) ?? "" : ""
+            let id = withParts || snapshotLog == nil || !linked.isEmpty ? idText.map { String(decoding: $0, as: UTF8.self) } ?? "" : ""
             html.raw("<tr id=\"")
             let anchorStart = html.count
-            _ = row.withBytes(0) { Self.anchor($0, used: &anchors, into: &html) }
+            if let idText { Self.anchor(idText, used: &anchors, into: &html) }
             if linked.contains(id) {
                 places[id] = ViewLayout.Section.logs.page(page) + "#" + String(decoding: html.bytes[anchorStart...], as: UTF8.self)
             }
             html.raw("\"><td>")
-            cell(row, 1, into: &html)
+            html.text(utf8: startedText)
             html.raw("<td>")
-            let target = row.isNull(7) && row.isNull(8) ? nil : row.text(7).flatMap { recordPlaces.recipe($0) } ?? row.text(8).flatMap { recordPlaces.project($0) }
+            let recipe = row.shown(7), project = row.shown(8)
+            let target = recipe == nil && project == nil ? nil : recipe.flatMap { recordPlaces.recipe(String(decoding: $0, as: UTF8.self)) }
+                ?? project.flatMap { recordPlaces.project(String(decoding: $0, as: UTF8.self)) }
             if let target {
                 html.raw("<a href=\"")
                 html.text(target)
                 html.raw("\">")
             }
-            if row.isNull(2) { html.raw("(untitled)") } else { cell(row, 2, into: &html) }
+            if let titleText { html.text(utf8: titleText) } else { html.raw("(untitled)") }
             if target != nil { html.raw("</a>") }
-            html.raw("<td>")
-            cell(row, 3, into: &html)
-            html.raw("<td>")
-            cell(row, 4, into: &html)
-            html.raw("<td>")
-            cell(row, 5, into: &html)
-            html.raw("<td>")
-            if hasSnapshot {
-                madeWith(row, at: 10, log: row, into: &html)
-            } else {
-                try lookup.select([id]) { snapshot in madeWith(snapshot, at: 0, log: row, into: &html) }
+            for column in 3...5 {
+                html.raw("<td>")
+                html.text(utf8: row.shown(column))
             }
             html.raw("<td>")
-            cell(row, 6, into: &html)
+            if snapshotLog != nil {
+                madeWith(row, at: 10, logTitle: titleText, into: &html)
+            } else {
+                try lookup.select([id]) { snapshot in madeWith(snapshot, at: 0, logTitle: titleText, into: &html) }
+            }
+            html.raw("<td>")
+            html.text(utf8: row.shown(6))
             if withParts { rowEnds.append((id, html.count)) }
             html.raw("\n")
             lastStarted.removeAll(keepingCapacity: true)
-            _ = row.withBytes(1) { lastStarted.append(contentsOf: $0) }
+            if let startedText { lastStarted.append(contentsOf: startedText) }
             // Logs come app by app more often than not: count runs, not every row in a dictionary.
-            _ = row.withBytes(9) { app in
+            if let app = row.shown(9) {
                 if app.elementsEqual(lastApp) {
                     lastAppCount += 1
                 } else {
@@ -182,20 +184,15 @@ struct LogPages {
         return true
     }
 
-    private func cell(_ row: SnapshotRow, _ column: Int, into html: inout HTMLBuffer) {
-        if row.withBytes(column, { html.text(utf8: $0) }) == nil, let value = row.text(column) { html.text(value) }
-    }
-
     /// The snapshot: its title where it differs from the log's, each parameter as "name value
     /// unit", and which fields were filled in from the record as it was at conversion.
     /// Its columns from `first`: title, parameters, is_reconstructed, reconstructed_fields.
-    private func madeWith(_ row: SnapshotRow, at first: Int, log: SnapshotRow, into html: inout HTMLBuffer) {
-        _ = row.withBytes(first) { snapshotTitle in
-            guard log.withBytes(2, { $0.elementsEqual(snapshotTitle) }) != true else { return }
+    private func madeWith(_ row: SnapshotRow, at first: Int, logTitle: UnsafeBufferPointer<UInt8>?, into html: inout HTMLBuffer) {
+        if let snapshotTitle = row.shown(first), logTitle.map({ !$0.elementsEqual(snapshotTitle) }) ?? true {
             html.text(utf8: snapshotTitle)
             html.raw(": ")
         }
-        _ = row.withBytes(first + 1) { bytes in
+        if let bytes = row.shown(first + 1) {
             let start = html.count
             if !ParameterText.render(bytes, into: &html) {
                 html.truncate(to: start)
