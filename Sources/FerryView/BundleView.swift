@@ -48,7 +48,8 @@ public struct BundleView: Sendable {
             try RecipePages.render(recipes, places: places, perPage: recordsPerPage, session: session, write: write)
             try ProjectPages.render(tree, places: places, perPage: recordsPerPage, session: session, write: write)
             var logs = try LogPages(linkedFrom: session)
-            try logs.render(places: places, perPage: rowsPerPage, session: session, storageOrderFirst: logsInStorageOrderFirst, write: write)
+            try logs.render(places: places, perPage: rowsPerPage, session: session, snapshot: snapshot, storageOrderFirst: logsInStorageOrderFirst,
+                            write: write)
             try CatalogPages.render(count: catalog.count, perPage: rowsPerPage, session: session, write: write)
             let attachments = try session.count("SELECT count(*) FROM attachment")
             try AttachmentPages.render(count: attachments, places: places, logs: logs.places, perPage: rowsPerPage, session: session, write: write)

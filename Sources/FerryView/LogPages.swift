@@ -1,5 +1,6 @@
 import FerryJSON
 import FerryStore
+import Foundation
 
 /// Logs in time order, a table row each: when, what (linked to its recipe or project while that
 /// exists), rating, outcome, what it was made with (its snapshot, marked where Ferry
@@ -64,26 +65,88 @@ struct LogPages {
     }
 
     /// Writes the pages; a page written twice (the storage order given up) is meant as its last.
-    mutating func render(places recordPlaces: RecordPlaces, perPage: Int, session: SnapshotSession, storageOrderFirst: Bool = true,
-                         write: @escaping (String, [UInt8]) throws -> Void) throws {
-        if storageOrderFirst,
-           try renderPages(Self.inStorageOrder, stopUnlessSorted: true, places: recordPlaces, perPage: perPage, session: session, write: write) {
-            return
+    /// With `snapshot`, a store of four pages or more is read in two halves side by side, the
+    /// second on its own connection and thread: at a million logs the view is the last job of an
+    /// export, and one half of it fills the core the tables left.
+    mutating func render(places recordPlaces: RecordPlaces, perPage: Int, session: SnapshotSession, snapshot: SnapshotReader? = nil,
+                         storageOrderFirst: Bool = true, write: @escaping (String, [UInt8]) throws -> Void) throws {
+        let total = try session.count("SELECT count(*) FROM log")
+        let withParts = try OwnedParts.exist(for: .log, session: session)
+        let pageCount = max(1, (total + perPage - 1) / perPage)
+        let serialized = SerializedWrites(write)
+        var parts: [Part]?
+        if storageOrderFirst {
+            if let snapshot, pageCount >= 4 {
+                parts = try halves(total: total, pageCount: pageCount, perPage: perPage, withParts: withParts, places: recordPlaces,
+                                   session: session, snapshot: snapshot, write: serialized)
+            } else {
+                parts = try renderPart(Self.inStorageOrder, firstPage: 1, total: total, stopUnlessSorted: true, withParts: withParts,
+                                       places: recordPlaces, perPage: perPage, session: session, write: serialized.write).map { [$0] }
+            }
         }
-        apps = [:]
-        count = 0
-        places = [:]
-        _ = try renderPages(Self.inTimeOrder, stopUnlessSorted: false, places: recordPlaces, perPage: perPage, session: session, write: write)
+        let done = try parts ?? [renderPart(Self.inTimeOrder, firstPage: 1, total: total, stopUnlessSorted: false, withParts: withParts,
+                                            places: recordPlaces, perPage: perPage, session: session, write: serialized.write)].compactMap { $0 }
+        var contents = SectionPages(.logs, total: total, perPage: perPage, write: write)
+        for part in done {
+            contents.ranges += part.ranges
+            count += part.count
+            apps.merge(part.apps, uniquingKeysWith: +)
+            places.merge(part.places) { first, _ in first }
+        }
+        try contents.writeContents(describing: "logs")
     }
 
-    /// False when `stopUnlessSorted` and a log came out of time order.
-    private mutating func renderPages(_ query: String, stopUnlessSorted: Bool, places recordPlaces: RecordPlaces, perPage: Int,
-                                      session: SnapshotSession, write: @escaping (String, [UInt8]) throws -> Void) throws -> Bool {
-        let total = try session.count("SELECT count(*) FROM log")
+    /// The first pages on this thread, the rest on another; nil when either half, or the seam
+    /// between them, is out of time order.
+    private func halves(total: Int, pageCount: Int, perPage: Int, withParts: Bool, places: RecordPlaces, session: SnapshotSession,
+                        snapshot: SnapshotReader, write: SerializedWrites) throws -> [Part]? {
+        let firstHalf = pageCount / 2 * perPage
+        var seam: String?
+        try session.select("SELECT rowid FROM log ORDER BY rowid LIMIT 1 OFFSET \(firstHalf)") { seam = $0.text(0) }
+        guard let seam else { return nil }
+        let later = Self.columns + "\nFROM log l LEFT JOIN log_snapshot s ON s.rowid = l.rowid AND +s.log_id = l.id WHERE l.rowid >= \(seam) ORDER BY l.rowid"
+        let earlier = Self.columns + "\nFROM log l LEFT JOIN log_snapshot s ON s.rowid = l.rowid AND +s.log_id = l.id WHERE l.rowid < \(seam) ORDER BY l.rowid"
+        let other = OtherThread { [self] in
+            try snapshot.session("writing the bundle's view") { session in
+                try renderPart(later, firstPage: pageCount / 2 + 1, total: total, stopUnlessSorted: true, withParts: withParts, places: places,
+                               perPage: perPage, session: session, write: write.write)
+            }
+        }
+        let first: Part?
+        do {
+            first = try renderPart(earlier, firstPage: 1, total: total, stopUnlessSorted: true, withParts: withParts, places: places,
+                                   perPage: perPage, session: session, write: write.write)
+        } catch {
+            // The other half writes nothing once this has thrown and returned.
+            _ = try? other.result()
+            throw error
+        }
+        let second = try other.result()
+        guard let first, let second, second.firstStarted.map({ !$0.lexicographicallyPrecedes(first.lastStarted ?? []) }) ?? (first.lastStarted == nil) else {
+            return nil
+        }
+        return [first, second]
+    }
+
+    /// What rendering some of the pages gave.
+    struct Part: Sendable {
+        var ranges: [(first: String, last: String)] = []
+        var count = 0
+        var apps: [String: Int] = [:]
+        var places: [String: String] = [:]
+        /// The first and last log's time (nil for none), to check the seam between parts.
+        var firstStarted: [UInt8]?
+        var lastStarted: [UInt8]?
+    }
+
+    /// The pages of `query`'s logs, numbered from `firstPage`; nil when `stopUnlessSorted` and a
+    /// log came out of time order.
+    private func renderPart(_ query: String, firstPage: Int, total: Int, stopUnlessSorted: Bool, withParts: Bool, places recordPlaces: RecordPlaces,
+                            perPage: Int, session: SnapshotSession, write: @escaping (String, [UInt8]) throws -> Void) throws -> Part? {
+        var part = Part()
         var pages = SectionPages(.logs, total: total, perPage: perPage, write: write)
-        let withParts = try OwnedParts.exist(for: .log, session: session)
         var html = HTMLBuffer()
-        var page = 0
+        var page = firstPage - 1
         var onPage = 0
         var first = ""
         var lastStarted: [UInt8] = []
@@ -109,8 +172,9 @@ struct LogPages {
             if stopUnlessSorted, started {
                 // NULL comes first in time order; equal times keep their rowid order.
                 let inOrder = startedText.map { !$0.lexicographicallyPrecedes(lastStarted) } ?? !lastWasTimed
-                if !inOrder { return false }
+                if !inOrder { return nil }
             }
+            if !started { part.firstStarted = startedText.map { Array($0) } }
             started = true
             lastWasTimed = startedText != nil
             if onPage == pages.perPage {
@@ -128,7 +192,7 @@ struct LogPages {
                 first = startedText.map { String(decoding: $0, as: UTF8.self) } ?? "(no time)"
             }
             onPage += 1
-            count += 1
+            part.count += 1
             let snapshotLog = row.shown(14)
             // The id as a String only where it is needed: most logs have their snapshot beside them.
             let id = withParts || snapshotLog == nil || !linked.isEmpty ? idText.map { String(decoding: $0, as: UTF8.self) } ?? "" : ""
@@ -136,7 +200,7 @@ struct LogPages {
             let anchorStart = html.count
             if let idText { Self.anchor(idText, used: &anchors, into: &html) }
             if linked.contains(id) {
-                places[id] = ViewLayout.Section.logs.page(page) + "#" + String(decoding: html.bytes[anchorStart...], as: UTF8.self)
+                part.places[id] = ViewLayout.Section.logs.page(page) + "#" + String(decoding: html.bytes[anchorStart...], as: UTF8.self)
             }
             html.raw("\"><td>")
             html.text(utf8: startedText)
@@ -172,16 +236,17 @@ struct LogPages {
                 if app.elementsEqual(lastApp) {
                     lastAppCount += 1
                 } else {
-                    if lastAppCount > 0 { apps[String(decoding: lastApp, as: UTF8.self), default: 0] += lastAppCount }
+                    if lastAppCount > 0 { part.apps[String(decoding: lastApp, as: UTF8.self), default: 0] += lastAppCount }
                     lastApp = Array(app)
                     lastAppCount = 1
                 }
             }
         }
-        if lastAppCount > 0 { apps[String(decoding: lastApp, as: UTF8.self), default: 0] += lastAppCount }
+        if lastAppCount > 0 { part.apps[String(decoding: lastApp, as: UTF8.self), default: 0] += lastAppCount }
         if onPage > 0 { try finishPage() }
-        try pages.writeContents(describing: "logs")
-        return true
+        part.ranges = pages.ranges
+        part.lastStarted = lastWasTimed ? lastStarted : nil
+        return part
     }
 
     /// The snapshot: its title where it differs from the log's, each parameter as "name value
@@ -252,5 +317,39 @@ struct LogPages {
         }
         result.appendBytes(bytes[copied...])
         html = result
+    }
+}
+
+/// A page sink two threads can call: one call at a time.
+final class SerializedWrites: @unchecked Sendable {
+    private let lock = NSLock()
+    private let sink: (String, [UInt8]) throws -> Void
+
+    init(_ sink: @escaping (String, [UInt8]) throws -> Void) {
+        self.sink = sink
+    }
+
+    func write(_ name: String, _ bytes: [UInt8]) throws {
+        try lock.withLock { try sink(name, bytes) }
+    }
+}
+
+/// Work on a thread of its own, its result or error taken once it ends.
+final class OtherThread<Result>: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var outcome: Swift.Result<Result, any Error>?
+
+    init(_ work: @escaping @Sendable () throws -> Result) {
+        let thread = Thread { [self] in
+            outcome = Swift.Result { try work() }
+            done.signal()
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+
+    func result() throws -> Result {
+        done.wait()
+        return try outcome!.get()
     }
 }

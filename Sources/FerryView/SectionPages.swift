@@ -5,7 +5,7 @@ struct SectionPages {
     let total: Int
     let perPage: Int
     let write: (String, [UInt8]) throws -> Void
-    private(set) var ranges: [(first: String, last: String)] = []
+    var ranges: [(first: String, last: String)] = []
 
     init(_ section: ViewLayout.Section, total: Int, perPage: Int, write: @escaping (String, [UInt8]) throws -> Void) {
         self.section = section

@@ -213,6 +213,14 @@ import Testing
         #expect(late.writtenTwice > 0)
         #expect(late.pages == (try pages(storageOrderFirst: false)).pages)
         #expect(late.pages != sorted.pages)
+        // Four pages and more are read in two halves side by side: each half in order, but the
+        // second starting before the first ends, is out of order all the same.
+        try DatabaseQueue(path: store).write { db in
+            try db.execute(sql: "UPDATE log SET started_at = printf('2025-01-%02dT08:00:00Z', CASE WHEN rowid <= 8 THEN rowid + 10 ELSE rowid END)")
+        }
+        let seam = try pages(storageOrderFirst: true)
+        #expect(seam.writtenTwice > 0)
+        #expect(seam.pages == (try pages(storageOrderFirst: false)).pages)
     }
 
     private func escaped(_ text: String) -> String {
