@@ -117,7 +117,7 @@ struct LogPages {
             first = try renderPart(earlier, firstPage: 1, total: total, stopUnlessSorted: true, withParts: withParts, places: places,
                                    perPage: perPage, session: session, write: write.write)
         } catch {
-            // The other half writes nothing once this has thrown and returned.
+            // Waited for: no page is written once this has returned.
             _ = try? other.result()
             throw error
         }
