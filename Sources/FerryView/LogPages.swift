@@ -215,10 +215,13 @@ struct LogPages {
             }
             if let titleText { html.text(utf8: titleText) } else { html.raw("(untitled)") }
             if target != nil { html.raw("</a>") }
-            for column in 3...5 {
-                html.raw("<td>")
-                html.text(utf8: row.shown(column))
-            }
+            html.raw("<td>")
+            html.text(utf8: row.shown(3))
+            // A rating is REAL: 4, not SQLite's 4.0.
+            html.raw("<td>")
+            if let rating = row.text(4) { html.text(rating) }
+            html.raw("<td>")
+            html.text(utf8: row.shown(5))
             html.raw("<td>")
             if snapshotLog != nil {
                 madeWith(row, at: 10, logTitle: titleText, into: &html)

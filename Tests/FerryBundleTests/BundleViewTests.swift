@@ -48,6 +48,12 @@ import Testing
         // Paged: 8 recipes at 2 a page, 14 logs at 3.
         #expect(html["view/recipes-4.html"] != nil && html["view/recipes-5.html"] == nil)
         #expect(html["view/logs-5.html"] != nil && html["view/logs-6.html"] == nil)
+        // Ratings read as people write them: 4, not 4.0.
+        let ratings = try DatabaseQueue(path: store).read { db in try Double.fetchAll(db, sql: "SELECT rating FROM log WHERE rating IS NOT NULL") }
+        #expect(!ratings.isEmpty)
+        let logText = html.filter { $0.key.hasPrefix("view/logs-") }.values.joined()
+        for rating in ratings where rating == rating.rounded() { #expect(logText.contains("<td>\(Int(rating))<td>")) }
+        #expect(!logText.contains(".0<td>"))
         let logRows = html.filter { $0.key.hasPrefix("view/logs-") }.values.map { $0.components(separatedBy: "<tr id=\"").count - 1 }
         #expect(logRows.reduce(0, +) == summary.counts["log"])
 
