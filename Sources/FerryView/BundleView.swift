@@ -93,9 +93,6 @@ public struct ViewContents: Sendable {
     var pages: [ViewLayout.Section: Int] = [:]
     var apps: [String: [ViewLayout.Section: Int]] = [:]
     var runs: [Run] = []
-
-    /// How many files the view has in `view/`, besides `index.html`.
-    public var pageCount: Int { pages.values.reduce(0, +) + ViewLayout.Section.allCases.count + 3 }
 }
 
 /// What the bundle says of itself, shown on the overview.

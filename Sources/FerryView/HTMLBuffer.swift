@@ -62,10 +62,6 @@ struct HTMLBuffer {
         text(String(value.prefix(limit)) + "…")
     }
 
-    mutating func append(_ other: HTMLBuffer) {
-        bytes.append(contentsOf: other.bytes)
-    }
-
     mutating func appendBytes(_ slice: ArraySlice<UInt8>) {
         bytes.append(contentsOf: slice)
     }
@@ -90,10 +86,6 @@ struct HTMLBuffer {
                 bytes.append(hex[Int(byte & 0xF)])
             }
         }
-    }
-
-    mutating func removeAll() {
-        bytes.removeAll(keepingCapacity: true)
     }
 }
 

@@ -20,10 +20,11 @@ struct LogPages {
         SELECT l.id, l.started_at, l.title, l.kind, l.rating, l.outcome, l.note, l.recipe_id, l.project_id, l.source_app,
                s.title, s.parameters, s.is_reconstructed, s.reconstructed_fields, s.log_id
         """
-    private static let inStorageOrder = columns + "\n" + """
-        FROM log l LEFT JOIN log_snapshot s ON s.rowid = l.rowid AND +s.log_id = l.id
-        ORDER BY l.rowid
-        """
+    /// As stored, optionally only the rows `condition` keeps (`l.rowid < 500001`).
+    private static func inStorageOrder(where condition: String? = nil) -> String {
+        columns + "\nFROM log l LEFT JOIN log_snapshot s ON s.rowid = l.rowid AND +s.log_id = l.id"
+            + (condition.map { " WHERE \($0)" } ?? "") + " ORDER BY l.rowid"
+    }
     private static let inTimeOrder = columns + "\n" + """
         FROM (SELECT rowid AS ordered FROM log ORDER BY started_at, rowid) o
              JOIN log l ON l.rowid = o.ordered
@@ -80,7 +81,7 @@ struct LogPages {
                 parts = try halves(total: total, pageCount: pageCount, perPage: perPage, withParts: withParts, places: recordPlaces,
                                    session: session, snapshot: snapshot, write: serialized)
             } else {
-                parts = try renderPart(Self.inStorageOrder, firstPage: 1, total: total, stopUnlessSorted: true, withParts: withParts,
+                parts = try renderPart(Self.inStorageOrder(), firstPage: 1, total: total, stopUnlessSorted: true, withParts: withParts,
                                        places: recordPlaces, perPage: perPage, session: session, write: serialized.write).map { [$0] }
             }
         }
@@ -104,8 +105,8 @@ struct LogPages {
         var seam: String?
         try session.select("SELECT rowid FROM log ORDER BY rowid LIMIT 1 OFFSET \(firstHalf)") { seam = $0.text(0) }
         guard let seam else { return nil }
-        let later = Self.columns + "\nFROM log l LEFT JOIN log_snapshot s ON s.rowid = l.rowid AND +s.log_id = l.id WHERE l.rowid >= \(seam) ORDER BY l.rowid"
-        let earlier = Self.columns + "\nFROM log l LEFT JOIN log_snapshot s ON s.rowid = l.rowid AND +s.log_id = l.id WHERE l.rowid < \(seam) ORDER BY l.rowid"
+        let later = Self.inStorageOrder(where: "l.rowid >= \(seam)")
+        let earlier = Self.inStorageOrder(where: "l.rowid < \(seam)")
         let other = OtherThread { [self] in
             try snapshot.session("writing the bundle's view") { session in
                 try renderPart(later, firstPage: pageCount / 2 + 1, total: total, stopUnlessSorted: true, withParts: withParts, places: places,
@@ -353,6 +354,7 @@ final class OtherThread<Result>: @unchecked Sendable {
 
     func result() throws -> Result {
         done.wait()
-        return try outcome!.get()
+        guard let outcome else { throw CancellationError() }
+        return try outcome.get()
     }
 }

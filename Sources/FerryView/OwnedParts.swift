@@ -28,7 +28,7 @@ struct OwnedParts {
     init(of owner: Owner, ids: [String], session: SnapshotSession) throws {
         guard !ids.isEmpty else { return }
         let column = owner.column
-        let page = "IN (SELECT value FROM json_each(?1))"
+        let page = Self.inPage
         let arguments = [RecordPlaces.jsonArray(ids)]
         if owner.hasTags {
             tags = try Self.names(session, "SELECT j.\(column), t.name FROM \(owner.rawValue)_tag j JOIN tag t ON t.id = j.tag_id WHERE j.\(column) \(page) ORDER BY j.\(column), j.position, t.name", arguments)
@@ -47,6 +47,16 @@ struct OwnedParts {
         if owner.hasLinks {
             links = try Self.grouped(session, "SELECT \(column), url, title, description FROM reference_link WHERE \(column) \(page) ORDER BY \(column), position, id", arguments)
         }
+    }
+
+    /// `… IN` the ids of one page, given as ``RecordPlaces/jsonArray(_:)``, the statement's one argument.
+    static let inPage = "IN (SELECT value FROM json_each(?1))"
+
+    /// A page's records of `table` by id (their first column), every column as text.
+    static func records(_ session: SnapshotSession, _ table: String, columns: String, ids: [String]) throws -> [String: [String?]] {
+        var rows: [String: [String?]] = [:]
+        for row in try session.texts("SELECT \(columns) FROM \(table) WHERE id \(inPage)", [RecordPlaces.jsonArray(ids)]) { rows[row[0] ?? ""] = row }
+        return rows
     }
 
     /// Rows by the owner in their first column, the other columns as text.

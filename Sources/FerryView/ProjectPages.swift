@@ -79,9 +79,8 @@ struct ProjectPages {
         for (index, start) in stride(from: 0, to: order.count, by: pages.perPage).enumerated() {
             let ids = Array(order[start..<min(order.count, start + pages.perPage)])
             let arguments = [RecordPlaces.jsonArray(ids)]
-            let page = "IN (SELECT value FROM json_each(?1))"
-            var rows: [String: [String?]] = [:]
-            for row in try session.texts("SELECT \(columns) FROM project WHERE id \(page)", arguments) { rows[row[0] ?? ""] = row }
+            let page = OwnedParts.inPage
+            let rows = try OwnedParts.records(session, "project", columns: columns, ids: ids)
             let steps = try OwnedParts.grouped(session, "SELECT project_id, id, title, kind, estimated_minutes, start_at, due_at, is_completed, completed_at, notes FROM project_step WHERE project_id \(page) ORDER BY project_id, position, id", arguments)
             let parts = try OwnedParts(of: .project, ids: ids, session: session)
             let stepParts = try OwnedParts(of: .projectStep, ids: steps.values.flatMap { $0.compactMap { $0[0] } }, session: session)

@@ -30,9 +30,8 @@ struct RecipePages {
         for (index, start) in stride(from: 0, to: order.count, by: pages.perPage).enumerated() {
             let ids = order[start..<min(order.count, start + pages.perPage)].map(\.id)
             let arguments = [RecordPlaces.jsonArray(ids)]
-            let page = "IN (SELECT value FROM json_each(?1))"
-            var rows: [String: [String?]] = [:]
-            for row in try session.texts("SELECT \(columns) FROM recipe WHERE id \(page)", arguments) { rows[row[0] ?? ""] = row }
+            let page = OwnedParts.inPage
+            let rows = try OwnedParts.records(session, "recipe", columns: columns, ids: ids)
             let parameters = try OwnedParts.grouped(session, "SELECT recipe_id, name, value, text_value, unit FROM recipe_parameter WHERE recipe_id \(page) ORDER BY recipe_id, position, name", arguments)
             let steps = try OwnedParts.grouped(session, "SELECT recipe_id, id, title, instruction, kind, duration_seconds, water_grams, estimated_minutes FROM recipe_step WHERE recipe_id \(page) ORDER BY recipe_id, position, id", arguments)
             let parts = try OwnedParts(of: .recipe, ids: ids, session: session)

@@ -71,3 +71,45 @@ struct SectionPages {
         try write(ViewLayout.file(section.contents), html.bytes)
     }
 }
+
+/// A section that is one table, paged as its rows come: a full page is closed and the next
+/// opened with the table's header when a row begins. The caller writes each row into `html`.
+struct TablePages {
+    private var pages: SectionPages
+    private let header: StaticString
+    var html = HTMLBuffer()
+    private var page = 0
+    private var onPage = 0
+    private var first = ""
+    private var last = ""
+
+    init(_ pages: SectionPages, header: StaticString) {
+        self.pages = pages
+        self.header = header
+    }
+
+    /// Makes room for a row that the contents page names by `label`.
+    mutating func beginRow(_ label: String) throws {
+        if onPage == pages.perPage { try finishPage() }
+        if onPage == 0 {
+            page += 1
+            html = pages.start(page: page)
+            html.raw(header)
+            first = label
+        }
+        onPage += 1
+        last = label
+    }
+
+    /// The last page and the contents page.
+    mutating func finish(describing noun: String) throws {
+        if onPage > 0 { try finishPage() }
+        try pages.writeContents(describing: noun)
+    }
+
+    private mutating func finishPage() throws {
+        html.raw("</tbody></table>\n")
+        try pages.finish(&html, page: page, first: first, last: last)
+        onPage = 0
+    }
+}
