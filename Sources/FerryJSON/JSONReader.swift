@@ -255,14 +255,23 @@ private struct Parser {
                 throw error.prefixed(Self.pathComponent(key))
             }
             scratch.stack.members.append((key, value))
-            skipWhitespace()
-            guard index < bytes.count else { throw error(.unexpectedEnd) }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; break }
-            throw unexpected(expecting: "',' or '}'")
+            guard try another(before: UInt8(ascii: "}")) else { break }
         }
         depth -= 1
         return .object(JSONObject(scratch.stack.pop(from: base)))
+    }
+
+    /// After a member or element: true past a comma, false past the closing bracket.
+    @inline(__always)
+    mutating func another(before closing: UInt8) throws(JSONReadError) -> Bool {
+        skipWhitespace()
+        guard index < bytes.count else { throw error(.unexpectedEnd) }
+        let byte = bytes[index]
+        index += 1
+        if byte == UInt8(ascii: ",") { return true }
+        if byte == closing { return false }
+        index -= 1
+        throw unexpected(expecting: "',' or '\(Character(Unicode.Scalar(closing)))'")
     }
 
     mutating func parseArray() throws(JSONReadError) -> JSONValue {
@@ -282,11 +291,7 @@ private struct Parser {
             } catch {
                 throw error.prefixed("[\(elements.count)]")
             }
-            skipWhitespace()
-            guard index < bytes.count else { throw error(.unexpectedEnd) }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "]") { index += 1; break }
-            throw unexpected(expecting: "',' or ']'")
+            guard try another(before: UInt8(ascii: "]")) else { break }
         }
         depth -= 1
         return .array(elements)

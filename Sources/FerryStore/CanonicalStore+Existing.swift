@@ -33,10 +33,7 @@ enum ExistingQueries {
     /// What a log made from the recipe now would snapshot: title, method, kind, parameters.
     static func recipeSnapshot(_ db: Database, _ id: String) throws -> LogSnapshot? {
         guard let row = try Row.fetchOne(db, sql: "SELECT title, method, kind FROM recipe WHERE id = ?", arguments: [id]) else { return nil }
-        var snapshot = LogSnapshot(sourceType: "recipe", sourceID: id)
-        snapshot.title = row["title"]
-        snapshot.method = row["method"]
-        snapshot.kind = row["kind"]
+        var snapshot = LogSnapshot(sourceType: "recipe", sourceID: id, title: row["title"], method: row["method"], kind: row["kind"])
         let parameters = try Row.fetchAll(db, sql: "SELECT name, value, text_value, unit FROM recipe_parameter WHERE recipe_id = ? ORDER BY position",
                                           arguments: [id])
         for parameter in parameters {
@@ -51,20 +48,13 @@ enum ExistingQueries {
 
     static func projectSnapshot(_ db: Database, _ id: String) throws -> LogSnapshot? {
         guard let row = try Row.fetchOne(db, sql: "SELECT title, kind, category FROM project WHERE id = ?", arguments: [id]) else { return nil }
-        var snapshot = LogSnapshot(sourceType: "project", sourceID: id)
-        snapshot.title = row["title"]
-        snapshot.kind = row["kind"]
-        snapshot.method = row["category"]
-        return snapshot
+        return LogSnapshot(sourceType: "project", sourceID: id, title: row["title"], method: row["category"], kind: row["kind"])
     }
 
     /// A log's snapshot as stored.
     static func logSnapshot(_ db: Database, log: String) throws -> LogSnapshot? {
         guard let row = try Row.fetchOne(db, sql: "SELECT * FROM log_snapshot WHERE log_id = ?", arguments: [log]) else { return nil }
-        var snapshot = LogSnapshot(sourceType: row["source_type"], sourceID: row["source_id"])
-        snapshot.title = row["title"]
-        snapshot.method = row["method"]
-        snapshot.kind = row["kind"]
+        var snapshot = LogSnapshot(sourceType: row["source_type"], sourceID: row["source_id"], title: row["title"], method: row["method"], kind: row["kind"])
         if let parameters = row["parameters"] as String?, let object = try? JSONReader().read(Array(parameters.utf8)).object {
             snapshot.parameters = object
         }

@@ -28,6 +28,14 @@ struct HTMLBuffer {
         value.withUTF8 { text(utf8: $0) }
     }
 
+    /// Data, escaped, between two pieces of Ferry's markup; nothing at all for nil.
+    mutating func text(_ value: String?, after before: StaticString, before after: StaticString = "") {
+        guard let value else { return }
+        raw(before)
+        text(value)
+        raw(after)
+    }
+
     /// Data given as its UTF-8 bytes, escaped; nothing for nil.
     mutating func text(utf8 value: UnsafeBufferPointer<UInt8>?) {
         if let value { text(utf8: value) }

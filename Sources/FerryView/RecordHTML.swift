@@ -7,11 +7,7 @@ enum RecordHTML {
         html.text(RecordPlaces.anchor(id))
         html.raw("\">\n<h2>")
         html.text(title ?? "(untitled)")
-        if let kind {
-            html.raw(" <span class=\"kind\">")
-            html.text(kind)
-            html.raw("</span>")
-        }
+        html.text(kind, after: " <span class=\"kind\">", before: "</span>")
         html.raw("</h2>\n")
     }
 
@@ -53,19 +49,9 @@ enum RecordHTML {
     static func source(app: String?, entity: String?, file: String?, key: String?, into html: inout HTMLBuffer) {
         html.raw("<p class=\"source\">From ")
         html.text(app ?? "an unknown app")
-        if let entity {
-            html.raw(" (")
-            html.text(entity)
-            html.raw(")")
-        }
-        if let file {
-            html.raw(", file ")
-            html.text(file)
-        }
-        if let key {
-            html.raw(", key ")
-            html.text(key)
-        }
+        html.text(entity, after: " (", before: ")")
+        html.text(file, after: ", file ")
+        html.text(key, after: ", key ")
         html.raw(".</p>\n")
     }
 

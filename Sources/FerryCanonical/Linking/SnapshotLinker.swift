@@ -51,8 +51,10 @@ public struct SnapshotLinker {
         // A link to a record not found is emptied, its id kept in extras. When more records come,
         // it is also returned, so that the caller restores it if its record comes later: most such
         // links never resolve, and emptying them now spares rewriting every row at the end.
-        func unresolved(_ table: String, _ id: String, _ field: String, _ target: String, _ targetTable: String,
-                        _ extras: inout JSONObject, _ source: SourceRef) {
+        func resolve(_ link: inout String?, _ table: String, _ id: String, _ field: String, _ targetTable: String,
+                     _ extras: inout JSONObject, _ source: SourceRef) {
+            guard let target = link, !(targetTable == "recipe" ? hasRecipe(target) : hasProject(target)) else { return }
+            link = nil
             Self.keepDangling(&extras, field, target)
             if provisional {
                 pending.append(PendingLink(table: table, id: id, field: field, target: target, targetTable: targetTable))
@@ -64,26 +66,14 @@ public struct SnapshotLinker {
 
         for index in batch.projects.indices {
             var project = batch.projects[index]
-            if let parent = project.parentID, !hasProject(parent) {
-                unresolved("project", project.id, "parent_id", parent, "project", &project.extras, project.source)
-                project.parentID = nil
-            }
-            if let recipe = project.recipeID, !hasRecipe(recipe) {
-                unresolved("project", project.id, "recipe_id", recipe, "recipe", &project.extras, project.source)
-                project.recipeID = nil
-            }
+            resolve(&project.parentID, "project", project.id, "parent_id", "project", &project.extras, project.source)
+            resolve(&project.recipeID, "project", project.id, "recipe_id", "recipe", &project.extras, project.source)
             batch.projects[index] = project
         }
         // Logs are many: each is changed where it lies in the batch, not copied out and back.
         func linkLog(_ log: inout Log) {
-            if let recipe = log.recipeID, !hasRecipe(recipe) {
-                unresolved("log", log.id, "recipe_id", recipe, "recipe", &log.extras, log.source)
-                log.recipeID = nil
-            }
-            if let project = log.projectID, !hasProject(project) {
-                unresolved("log", log.id, "project_id", project, "project", &log.extras, log.source)
-                log.projectID = nil
-            }
+            resolve(&log.recipeID, "log", log.id, "recipe_id", "recipe", &log.extras, log.source)
+            resolve(&log.projectID, "log", log.id, "project_id", "project", &log.extras, log.source)
             if let sourceID = log.snapshot?.sourceID, let sourceType = log.snapshot?.sourceType {
                 let current: LogSnapshot? = sourceType == "recipe"
                     ? recipes[sourceID].map(Self.snapshot(of:)) ?? existing.recipeSnapshot(sourceID)
@@ -146,19 +136,13 @@ public struct SnapshotLinker {
     }
 
     public static func snapshot(of recipe: Recipe) -> LogSnapshot {
-        var snapshot = LogSnapshot(sourceType: "recipe", sourceID: recipe.id)
-        snapshot.title = recipe.title
-        snapshot.method = recipe.method
-        snapshot.kind = recipe.kind
+        var snapshot = LogSnapshot(sourceType: "recipe", sourceID: recipe.id, title: recipe.title, method: recipe.method, kind: recipe.kind)
         snapshot.parameters = LogSnapshot.parameters(of: recipe.parameters)
         return snapshot
     }
 
+    /// A project's category stands where a recipe's method does.
     public static func snapshot(of project: Project) -> LogSnapshot {
-        var snapshot = LogSnapshot(sourceType: "project", sourceID: project.id)
-        snapshot.title = project.title
-        snapshot.kind = project.kind
-        snapshot.method = project.category
-        return snapshot
+        LogSnapshot(sourceType: "project", sourceID: project.id, title: project.title, method: project.category, kind: project.kind)
     }
 }

@@ -53,8 +53,11 @@ public struct LogSnapshot: Sendable, Hashable {
     public var isReconstructed = false
     public var reconstructedFields: [String] = []
 
-    public init(sourceType: String, sourceID: String?) {
+    public init(sourceType: String, sourceID: String?, title: String? = nil, method: String? = nil, kind: String? = nil) {
         self.sourceType = sourceType
         self.sourceID = sourceID
+        self.title = title
+        self.method = method
+        self.kind = kind
     }
 }

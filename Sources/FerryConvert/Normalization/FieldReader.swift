@@ -93,8 +93,13 @@ public struct FieldReader {
 
     public mutating func requiredString(_ keys: String...) throws(ConversionError) -> String {
         let key = resolve(keys)
-        guard let text = try string(key) else { throw error(.missingField, key) }
-        return text
+        return try present(try string(key), key)
+    }
+
+    /// The value read, or a missing-field error naming the key.
+    private func present(_ value: String?, _ key: String) throws(ConversionError) -> String {
+        guard let value else { throw error(.missingField, key) }
+        return value
     }
 
     public mutating func double(_ keys: String...) throws(ConversionError) -> Double? {
@@ -153,8 +158,7 @@ public struct FieldReader {
 
     public mutating func requiredUUID(_ keys: String...) throws(ConversionError) -> String {
         let key = resolve(keys)
-        guard let uuid = try uuid(key) else { throw error(.missingField, key) }
-        return uuid
+        return try present(try uuid(key), key)
     }
 
     /// A decimal as exact text (`0.5`, `"2.3"` → `2.3`).

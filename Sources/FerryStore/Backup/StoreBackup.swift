@@ -34,18 +34,9 @@ public struct StoreBackup: Sendable {
         let temporary = (folder as NSString).appendingPathComponent(".\((final as NSString).lastPathComponent).partial")
         FileSync.removeDatabase(temporary)
         do {
-            var configuration = Configuration()
-            configuration.readonly = true
-            let source = try DatabaseQueue(path: storePath, configuration: configuration)
-            let copy = try DatabaseQueue(path: temporary)
-            try source.backup(to: copy)
-            let expected = try Self.rowCounts(source)
-            let problems = try copy.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") }.filter { $0 != "ok" }
-            let found = try Self.rowCounts(copy)
-            try copy.close()
-            try source.close()
-            guard problems.isEmpty else { throw StoreError(.backup("the copy fails its integrity check: \(problems.prefix(2).joined(separator: "; "))"), path: storePath) }
-            guard expected == found else { throw StoreError(.backup("the copy's row counts differ from the store's"), path: storePath) }
+            let copy = try Self.checkedCopy(storePath, to: temporary)
+            guard copy.problems.isEmpty else { throw StoreError(.backup("the copy fails its integrity check: \(copy.problems.prefix(2).joined(separator: "; "))"), path: storePath) }
+            guard copy.expected == copy.found else { throw StoreError(.backup("the copy's row counts differ from the store's"), path: storePath) }
             try StoreSync.publish(temporary, as: final, reportingAs: storePath) { .backup("cannot name the copy \(final): \($0)") }
         } catch let error as StoreError {
             FileSync.removeDatabase(temporary)
@@ -97,6 +88,23 @@ public struct StoreBackup: Sendable {
         let name = (store as NSString).lastPathComponent
         let pathExtension = (name as NSString).pathExtension
         return ((name as NSString).deletingPathExtension, pathExtension)
+    }
+
+    /// Copies a database through SQLite's backup API, then reads the copy's integrity problems
+    /// and both sides' rows per table, for the caller to judge.
+    static func checkedCopy(_ source: String, to destination: String) throws
+        -> (problems: [String], expected: [String: Int], found: [String: Int]) {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let from = try DatabaseQueue(path: source, configuration: configuration)
+        let to = try DatabaseQueue(path: destination)
+        try from.backup(to: to)
+        let expected = try rowCounts(from)
+        let problems = try to.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") }.filter { $0 != "ok" }
+        let found = try rowCounts(to)
+        try to.close()
+        try from.close()
+        return (problems, expected, found)
     }
 
     static func rowCounts(_ reader: some DatabaseReader) throws -> [String: Int] {

@@ -56,20 +56,11 @@ public enum StoreFiles {
     /// - Returns: the copy's rows per table.
     static func verifiedCopy(_ source: String, to destination: String, reportingAs store: String) throws -> [String: Int] {
         do {
-            var configuration = Configuration()
-            configuration.readonly = true
-            let from = try DatabaseQueue(path: source, configuration: configuration)
-            let to = try DatabaseQueue(path: destination)
-            try from.backup(to: to)
-            let expected = try StoreBackup.rowCounts(from)
-            let problems = try to.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") }.filter { $0 != "ok" }
-            let found = try StoreBackup.rowCounts(to)
-            try to.close()
-            try from.close()
-            guard problems.isEmpty else { throw StoreError(.integrity(problems), path: destination, activity: "copying \(source)") }
-            guard expected == found else { throw StoreError(.backup("the copy's row counts differ from \(source)'s"), path: store) }
+            let copy = try StoreBackup.checkedCopy(source, to: destination)
+            guard copy.problems.isEmpty else { throw StoreError(.integrity(copy.problems), path: destination, activity: "copying \(source)") }
+            guard copy.expected == copy.found else { throw StoreError(.backup("the copy's row counts differ from \(source)'s"), path: store) }
             try StoreSync.flush(destination)
-            return found.filter { CanonicalTables.all.contains($0.key) }
+            return copy.found.filter { CanonicalTables.all.contains($0.key) }
         } catch let error as DatabaseError {
             throw StoreError(error, path: store, activity: "copying \(source)", writing: true)
         }

@@ -265,18 +265,19 @@ extension StoreSession: ExistingRecords {
     }
 
     public func recipeSnapshot(_ id: String) -> LogSnapshot? {
-        if writer.fresh, !writtenRecipes.contains(id) { return nil }
-        if let cached = snapshotCache["r" + id] { return cached }
-        let snapshot = (try? ExistingQueries.recipeSnapshot(db, id)) ?? nil
-        snapshotCache["r" + id] = snapshot
-        return snapshot
+        snapshot("r", id, written: writtenRecipes, query: ExistingQueries.recipeSnapshot)
     }
 
     public func projectSnapshot(_ id: String) -> LogSnapshot? {
-        if writer.fresh, !writtenProjects.contains(id) { return nil }
-        if let cached = snapshotCache["p" + id] { return cached }
-        let snapshot = (try? ExistingQueries.projectSnapshot(db, id)) ?? nil
-        snapshotCache["p" + id] = snapshot
+        snapshot("p", id, written: writtenProjects, query: ExistingQueries.projectSnapshot)
+    }
+
+    private func snapshot(_ kind: String, _ id: String, written: Set<String>,
+                          query: (Database, String) throws -> LogSnapshot?) -> LogSnapshot? {
+        if writer.fresh, !written.contains(id) { return nil }
+        if let cached = snapshotCache[kind + id] { return cached }
+        let snapshot = (try? query(db, id)) ?? nil
+        snapshotCache[kind + id] = snapshot
         return snapshot
     }
 }

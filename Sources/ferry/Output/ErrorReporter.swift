@@ -15,31 +15,18 @@ enum ErrorReporter {
     /// ArgumentParser reports itself (help, usage, ExitCode). Returning rather than exiting lets the
     /// error be released before the process ends, so LeakSanitizer sees no leak at exit.
     static func report(_ error: any Error) -> Int32? {
-        if let modelError = error as? ModelError {
-            Console.error("ferry: error: \(modelError)")
-            return status(of: modelError.kind)
+        let status: Int32
+        switch error {
+        case let error as ModelError: status = Self.status(of: error.kind)
+        case let error as CoreDataReadError: status = Self.status(of: error.kind)
+        case is OutputError: status = 73
+        case let error as ConversionError: status = Self.status(of: error.kind)
+        case let error as StoreError: status = Self.status(of: error.kind)
+        case let error as BundleError: status = Self.status(of: error.kind)
+        default: return nil
         }
-        if let legacyError = error as? CoreDataReadError {
-            Console.error("ferry: error: \(legacyError)")
-            return status(of: legacyError.kind)
-        }
-        if let outputError = error as? OutputError {
-            Console.error("ferry: error: \(outputError)")
-            return 73
-        }
-        if let conversionError = error as? ConversionError {
-            Console.error("ferry: error: \(conversionError)")
-            return status(of: conversionError.kind)
-        }
-        if let storeError = error as? StoreError {
-            Console.error("ferry: error: \(storeError)")
-            return status(of: storeError.kind)
-        }
-        if let bundleError = error as? BundleError {
-            Console.error("ferry: error: \(bundleError)")
-            return status(of: bundleError.kind)
-        }
-        return nil
+        Console.error("ferry: error: \(error)")
+        return status
     }
 
     static func status(of kind: CoreDataReadError.Kind) -> Int32 {

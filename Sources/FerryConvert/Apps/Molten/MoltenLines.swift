@@ -10,6 +10,14 @@ import Foundation
 extension MoltenNormalizer {
     static let units = EnumNormalizer(known: ["rods", "grams", "oz"])
 
+    /// A child's legacy id and its position: its order field (the first of `order` it has), else
+    /// its place among its siblings.
+    static func placed(_ item: inout FieldReader, index: Int,
+                       order: [String] = ["orderIndex", "order_index", "order"]) throws -> (legacyID: String?, position: Int) {
+        let legacyID = try item.uuid("id")
+        return (legacyID, Int(try item.integer(item.resolve(order)) ?? Int64(index)))
+    }
+
     /// Glass items `{id, naturalKey | stableId, quantity, unit, notes, freeformDescription}` as
     /// material lines. Line ids derive from the owner: the app copies a plan's items into its
     /// logs with the same ids.
@@ -17,8 +25,7 @@ extension MoltenNormalizer {
         var lines: [MaterialLine] = []
         for (index, child) in children.enumerated() {
             var item = child
-            let legacyID = try item.uuid("id")
-            let position = Int(try item.integer("orderIndex", "order_index", "order") ?? Int64(index))
+            let (legacyID, position) = try Self.placed(&item, index: index)
             var line = MaterialLine(id: StableID.make("molten", ownerID, "material", legacyID ?? String(index)), position: position)
             // The natural key names the catalog item; a stable id only when there is no natural key
             // (a different one stays in the extras under its own name).
@@ -48,8 +55,7 @@ extension MoltenNormalizer {
         var links: [ReferenceLink] = []
         for (index, child) in children.enumerated() {
             var item = child
-            let legacyID = try item.uuid("id")
-            let position = Int(try item.integer("orderIndex", "order_index", "order") ?? Int64(index))
+            let (legacyID, position) = try Self.placed(&item, index: index)
             var link = ReferenceLink(id: StableID.make("molten", ownerID, "reference", legacyID ?? String(index)), position: position,
                                      url: try item.requiredString("url"))
             link.title = try item.string("title")
@@ -71,8 +77,7 @@ extension MoltenNormalizer {
         var named: Set<String> = []
         for (index, child) in children.enumerated() {
             var item = child
-            let legacyID = try item.uuid("id")
-            let position = Int(try item.integer("order", "order_index", "orderIndex") ?? Int64(index))
+            let (legacyID, position) = try Self.placed(&item, index: index, order: ["order", "order_index", "orderIndex"])
             var attachment = Attachment(id: legacyID ?? StableID.make("molten", ownerID, "image", String(index)), position: position)
             // The extension only shapes the file name: it stays in the extras as the app wrote it.
             let fileExtension = item.peek("fileExtension", "file_extension")?.string ?? "jpg"

@@ -28,20 +28,23 @@ struct MoltenStoreReader {
                 context.batch.catalog.append(item)
             }
         }
-        for record in index.records(of: Self.plans) {
-            try context.record {
-                var (id, fields) = try context.take(record, from: index, app: .molten, claiming: "recipe")
-                fields.skip("id")
-                context.batch.recipes.append(try normalizer.plan(fields, id: id, source: index.source(record, app: .molten), resolver: index,
-                                                                 ownerKey: record.id, time: time))
-            }
+        try eachOwner(of: Self.plans, claiming: "recipe") { fields, id, source, record in
+            context.batch.recipes.append(try normalizer.plan(fields, id: id, source: source, resolver: index, ownerKey: record.id, time: time))
         }
-        for record in index.records(of: Self.logs) {
+        try eachOwner(of: Self.logs, claiming: "log") { fields, id, source, record in
+            context.batch.logs.append(try normalizer.log(fields, id: id, source: source, resolver: index, ownerKey: record.id, time: time))
+        }
+    }
+
+    /// Each record of the entities that own children (plans, logs), claimed in `table` under
+    /// its canonical id, with its fields less the legacy id.
+    private func eachOwner(of entities: Set<String>, claiming table: String,
+                           _ body: (FieldReader, String, SourceRef, CoreDataRecord) throws -> Void) throws {
+        for record in index.records(of: entities) {
             try context.record {
-                var (id, fields) = try context.take(record, from: index, app: .molten, claiming: "log")
+                var (id, fields) = try context.take(record, from: index, app: .molten, claiming: table)
                 fields.skip("id")
-                context.batch.logs.append(try normalizer.log(fields, id: id, source: index.source(record, app: .molten), resolver: index,
-                                                             ownerKey: record.id, time: time))
+                try body(fields, id, index.source(record, app: .molten), record)
             }
         }
     }

@@ -8,16 +8,16 @@ import Foundation
 extension RootsNormalizer {
     func courses(_ documents: JSONDocuments, time: String) throws {
         let file = documents.path
-        var top = FieldReader(try topObject(documents), at: RecordLocation(file: file), dates: context.dates)
+        var top = try topFields(documents)
         let currentSemester = try top.uuid("currentSemesterId")
-        try eachObject(try top.array("semesters") ?? [], file: file, under: "semesters") { fields, _ in
+        try eachObject(under: "semesters", in: &top) { fields, _ in
             try semester(fields, time: time, isAppSelection: { $0 == currentSemester })
         }
-        try eachObject(try top.array("courses") ?? [], file: file, under: "courses") { fields, _ in try course(fields, time: time) }
-        try eachObject(try top.array("outlineNodes") ?? [], file: file, under: "outlineNodes") { fields, _ in
+        try eachObject(under: "courses", in: &top) { fields, _ in try course(fields, time: time) }
+        try eachObject(under: "outlineNodes", in: &top) { fields, _ in
             try outlineNode(fields, time: time)
         }
-        try eachObject(try top.array("courseFiles") ?? [], file: file, under: "courseFiles") { fields, _ in try courseFile(fields) }
+        try eachObject(under: "courseFiles", in: &top) { fields, _ in try courseFile(fields) }
         if !top.extras.isEmpty {
             context.report.warning("\((file as NSString).lastPathComponent): top-level fields \(top.extras.keys.joined(separator: ", ")) kept on no record")
         }

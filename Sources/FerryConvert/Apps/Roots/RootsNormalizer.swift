@@ -77,12 +77,18 @@ struct RootsNormalizer {
     }
 
     /// The top-level object of a file whose records sit under keys (`courses.json`, `planner.json`).
-    func topObject(_ documents: JSONDocuments) throws -> JSONObject {
+    /// The document's top-level object, read as fields.
+    func topFields(_ documents: JSONDocuments) throws -> FieldReader {
         guard case .object(let object)? = documents.document else {
             throw ConversionError(.wrongType(expected: "an object at the top level", found: documents.document?.kindName ?? "several values"),
                                   at: RecordLocation(file: documents.path))
         }
-        return object
+        return FieldReader(object, at: RecordLocation(file: documents.path), dates: context.dates)
+    }
+
+    /// Each object of the array under `key` of a document's top-level fields; none when the key is absent or null.
+    func eachObject(under key: String, in top: inout FieldReader, _ body: (FieldReader, Int) throws -> Void) throws {
+        try eachObject(try top.array(key) ?? [], file: top.location.file, under: key, body)
     }
 
     func members(_ object: JSONObject, _ key: String, file: String) throws -> [JSONValue] {

@@ -8,9 +8,9 @@ import Foundation
 extension RootsNormalizer {
     func planner(_ documents: JSONDocuments, time: String) throws {
         let file = documents.path
-        var top = FieldReader(try topObject(documents), at: RecordLocation(file: file), dates: context.dates)
+        var top = try topFields(documents)
         for (key, kind) in [("scheduled", "study-session"), ("overflow", "unscheduled-session")] {
-            try eachObject(try top.array(key) ?? [], file: file, under: key) { fields, index in
+            try eachObject(under: key, in: &top) { fields, index in
                 try session(fields, kind: kind, time: time)
             }
         }
@@ -40,9 +40,8 @@ extension RootsNormalizer {
 
     /// Each plan is a project under its assignment, its steps in sequence order.
     func assignmentPlans(_ documents: JSONDocuments, time: String) throws {
-        let file = documents.path
-        var top = FieldReader(try topObject(documents), at: RecordLocation(file: file), dates: context.dates)
-        try eachObject(try top.array("plans") ?? [], file: file, under: "plans") { fields, _ in
+        var top = try topFields(documents)
+        try eachObject(under: "plans", in: &top) { fields, _ in
             var fields = fields
             var project = try newProject(&fields, entity: "AssignmentPlan", kind: "study-plan", time: time)
             project.parentID = try fields.requiredUUID("assignmentId")
@@ -51,7 +50,7 @@ extension RootsNormalizer {
             context.report.synthesized(table: "project", field: "title", from: "\"Study plan\" and the plan version (plans have no title)")
             project.status = try fields.string("status")
             if let generated = try fields.date("generatedAt") { project.createdAt = generated; project.modifiedAt = generated } else {
-                syntheticTimes("project", file: file)
+                syntheticTimes("project", file: documents.path)
             }
             for (index, value) in (try fields.array("steps") ?? []).enumerated() {
                 guard let object = value.object else {

@@ -8,8 +8,8 @@ import Foundation
 extension RootsNormalizer {
     func timerState(_ documents: JSONDocuments, time: String) throws {
         let file = documents.path
-        var top = FieldReader(try topObject(documents), at: RecordLocation(file: file), dates: context.dates)
-        try eachObject(try top.array("collections") ?? [], file: file, under: "collections") { fields, _ in
+        var top = try topFields(documents)
+        try eachObject(under: "collections", in: &top) { fields, _ in
             var fields = fields
             var project = try newProject(&fields, entity: "ActivityCollection", kind: "activity-collection", time: time)
             project.title = try fields.string("name") ?? ""
@@ -17,10 +17,10 @@ extension RootsNormalizer {
             finish(fields.extras, entity: "ActivityCollection", &project, keyPath: \.extras)
             context.batch.projects.append(project)
         }
-        try eachObject(try top.array("activities") ?? [], file: file, under: "activities") { fields, _ in
+        try eachObject(under: "activities", in: &top) { fields, _ in
             try activity(fields, time: time)
         }
-        try eachObject(try top.array("pastSessions") ?? [], file: file, under: "pastSessions") { fields, _ in
+        try eachObject(under: "pastSessions", in: &top) { fields, _ in
             try focusSession(fields, time: time)
         }
         // The rest is the timer's configuration: kept whole on one record rather than dropped.
