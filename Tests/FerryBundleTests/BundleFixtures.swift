@@ -14,6 +14,23 @@ enum BundleFixtures {
         return path
     }
 
+    /// The samples' store (`<name>.ferry`) and its bundle (`<name>.<format>`) in `directory`.
+    static func exportedSamples(in directory: TemporaryDirectory, format: ArchiveFormat = .tarZstd,
+                                name: String = "data") throws -> (store: String, bundle: String) {
+        let store = try sampleStore(at: directory.url.appendingPathComponent("\(name).ferry").path)
+        let bundle = directory.url.appendingPathComponent("\(name).\(format.rawValue)").path
+        _ = try BundleExporter(format: format).export(store: store, to: bundle)
+        return (store, bundle)
+    }
+
+    /// A copy of `store` beside it with `logs` more logs: a target the bundle of `store` replaces or merges into.
+    static func changedCopy(of store: String, logs: Int) throws -> String {
+        let target = ((store as NSString).deletingLastPathComponent as NSString).appendingPathComponent("target.ferry")
+        try FileManager.default.copyItem(atPath: store, toPath: target)
+        try StoreFixtures.inflate(target, logs: logs)
+        return target
+    }
+
     /// Every entry of an archive with its bytes, in archive order.
     static func entries(of archive: String) throws -> [(name: String, bytes: [UInt8])] {
         let reader = try ArchiveReader(path: archive)

@@ -139,13 +139,9 @@ import Testing
     }
 
     @Test func mergeUpsertsByIdAndKeepsTheStoresOwnRows() throws {
-        let store = try BundleFixtures.sampleStore(at: path("data.ferry"))
-        let bundle = path("data.tar.zst")
-        _ = try BundleExporter().export(store: store, to: bundle)
+        let (store, bundle) = try BundleFixtures.exportedSamples(in: directory)
         // The target: the same data with one recipe renamed and one extra log.
-        let target = path("target.ferry")
-        try FileManager.default.copyItem(atPath: store, toPath: target)
-        try StoreFixtures.inflate(target, logs: 1)
+        let target = try BundleFixtures.changedCopy(of: store, logs: 1)
         let queue = try DatabaseQueue(path: target)
         let recipe = try queue.write { db -> String in
             let id = try String.fetchOne(db, sql: "SELECT id FROM recipe ORDER BY id LIMIT 1")!
@@ -171,12 +167,8 @@ import Testing
     }
 
     @Test func replacingAStoreBacksItUpFirst() throws {
-        let store = try BundleFixtures.sampleStore(at: path("data.ferry"))
-        let bundle = path("data.tar.zst")
-        _ = try BundleExporter().export(store: store, to: bundle)
-        let target = path("target.ferry")
-        try FileManager.default.copyItem(atPath: store, toPath: target)
-        try StoreFixtures.inflate(target, logs: 3)
+        let (store, bundle) = try BundleFixtures.exportedSamples(in: directory)
+        let target = try BundleFixtures.changedCopy(of: store, logs: 3)
         let before = try TableContents(path: target)
         let result = try BundleImporter().importBundle(bundle, into: target)
         #expect(try TableContents(path: result.backup!) == before)

@@ -15,9 +15,7 @@ import Testing
 
     @Test(arguments: ArchiveFormat.allCases)
     func progressFollowsTheArchiveThenTheCheck(format: ArchiveFormat) throws {
-        let store = try BundleFixtures.sampleStore(at: path("source-\(format.rawValue).ferry"))
-        let bundle = path("progress.\(format.rawValue)")
-        _ = try BundleExporter(format: format).export(store: store, to: bundle)
+        let (store, bundle) = try BundleFixtures.exportedSamples(in: directory, format: format, name: "source-\(format.rawValue)")
         let size = Int64(try Data(contentsOf: URL(fileURLWithPath: bundle)).count)
 
         let updates = ProgressUpdates()

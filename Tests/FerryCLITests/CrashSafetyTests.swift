@@ -21,7 +21,7 @@ import Testing
         return (old, new, bundle)
     }
 
-    /// Runs ferry and kills it after `delay` seconds, unless it ends first.
+    /// How long `body` takes, in seconds.
     func timed(_ body: () throws -> Void) rethrows -> Double {
         let start = Date()
         try body()
@@ -41,6 +41,23 @@ import Testing
         }
     }
 
+    /// Runs ferry on a copy of the old store in a folder of its own and kills it at a random
+    /// moment within `duration` (and a tenth): the store must be sound and one of `states`, and
+    /// no partial file may have a final name. Returns what the store holds.
+    func killedRun(_ name: String, old: String, states: [TableContents], duration: Double,
+                   _ arguments: (_ store: String) -> [String]) throws -> TableContents {
+        let folder = path(name)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let store = (folder as NSString).appendingPathComponent("store.ferry")
+        try FileManager.default.copyItem(atPath: old, toPath: store)
+        _ = try CommandRunner.ferryKilled(arguments(store), after: Double.random(in: 0...(duration * 1.1)))
+        #expect(try StoreFixtures.integrityProblems(store) == [], "\(name)")
+        let contents = try TableContents(path: store)
+        #expect(states.contains(contents), "\(name): the store is neither the old nor the new")
+        try expectOnlyWholeFiles(in: folder, allowed: states, name)
+        return contents
+    }
+
     @Test func killedImportsLeaveTheOldStoreOrTheNew() throws {
         let (old, new, bundle) = try fixtures()
         let states = [try TableContents(path: old), try TableContents(path: new)]
@@ -49,16 +66,8 @@ import Testing
         #expect(probe == 0)
         var outcomes = [0, 0]
         for run in 0..<20 {
-            let folder = path("import-\(run)")
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            let store = (folder as NSString).appendingPathComponent("store.ferry")
-            try FileManager.default.copyItem(atPath: old, toPath: store)
-            _ = try CommandRunner.ferryKilled(["import", bundle, "--to", store], after: Double.random(in: 0...(duration * 1.1)))
-            #expect(try StoreFixtures.integrityProblems(store) == [], "run \(run)")
-            let contents = try TableContents(path: store)
-            #expect(states.contains(contents), "run \(run): the store is neither the old nor the new")
+            let contents = try killedRun("import-\(run)", old: old, states: states, duration: duration) { ["import", bundle, "--to", $0] }
             outcomes[contents == states[0] ? 0 : 1] += 1
-            try expectOnlyWholeFiles(in: folder, allowed: states, "run \(run)")
         }
         print("killed imports: \(outcomes[0]) left the old store, \(outcomes[1]) the new; an import takes \(duration) s")
     }
@@ -70,14 +79,7 @@ import Testing
         let duration = try timed { probe = try ferry("restore", path("probe.ferry"), "--from", new).status }
         #expect(probe == 0)
         for run in 0..<20 {
-            let folder = path("restore-\(run)")
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            let store = (folder as NSString).appendingPathComponent("store.ferry")
-            try FileManager.default.copyItem(atPath: old, toPath: store)
-            _ = try CommandRunner.ferryKilled(["restore", store, "--from", new], after: Double.random(in: 0...(duration * 1.1)))
-            #expect(try StoreFixtures.integrityProblems(store) == [], "run \(run)")
-            #expect(states.contains(try TableContents(path: store)), "run \(run): the store is neither the old nor the new")
-            try expectOnlyWholeFiles(in: folder, allowed: states, "run \(run)")
+            _ = try killedRun("restore-\(run)", old: old, states: states, duration: duration) { ["restore", $0, "--from", new] }
         }
     }
 

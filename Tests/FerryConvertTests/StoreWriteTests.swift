@@ -23,6 +23,12 @@ import Testing
         return log
     }
 
+    /// A new store in the test's folder with a report on it.
+    func newStore(_ name: String) throws -> (store: CanonicalStore, report: ReportBuilder) {
+        let path = directory.url.appendingPathComponent(name).path
+        return (try CanonicalStore(path: path), ReportBuilder(store: path, dryRun: false))
+    }
+
     @Test func valuesLandInTheirColumnsWithTheirTypes() throws {
         let store = try CanonicalStore(path: directory.url.appendingPathComponent("values.ferry").path)
         var batch = CanonicalBatch()
@@ -42,9 +48,7 @@ import Testing
         var batch = CanonicalBatch()
         batch.logs = [log("B1B1B1B1-1111-4222-8333-444444444444", title: "kept"), log("not-a-uuid", title: "refused")]
 
-        let path = directory.url.appendingPathComponent("keep-going.ferry").path
-        let store = try CanonicalStore(path: path)
-        let report = ReportBuilder(store: path, dryRun: false)
+        let (store, report) = try newStore("keep-going.ferry")
         let counts = try store.write(batch, report: report, keepGoing: true)
         #expect(counts["log"] == 1)
         let rejected = report.finish().rejected
@@ -69,9 +73,7 @@ import Testing
     /// counted per kind: the report lists the first thousand, taking each kind's in turn, and
     /// counts the rest. Fewer recipe links than the list holds shows a kind counted as the other.
     @Test func danglingLinksOfKindsInTurnAreCountedPerKind() throws {
-        let path = directory.url.appendingPathComponent("kinds-in-turn.ferry").path
-        let store = try CanonicalStore(path: path)
-        let report = ReportBuilder(store: path, dryRun: false)
+        let (store, report) = try newStore("kinds-in-turn.ferry")
         let context = ConversionContext(report: report, keepGoing: false)
         let logs: [Log] = (1...2_600).map { number in
             var made = log(String(format: "%08X-1111-4222-8333-444444444444", number), title: "log")
@@ -98,9 +100,7 @@ import Testing
     /// A log the store refuses leaves no parked link behind: past the listed ones, the dangling
     /// links counted are those of stored logs only.
     @Test func aRefusedLogLeavesNoDanglingLinkToCount() throws {
-        let path = directory.url.appendingPathComponent("refused-link.ferry").path
-        let store = try CanonicalStore(path: path)
-        let report = ReportBuilder(store: path, dryRun: false)
+        let (store, report) = try newStore("refused-link.ferry")
         let context = ConversionContext(report: report, keepGoing: true)
         var logs: [Log] = (1...ReportBuilder.listLimit + 1).map { number in
             var kept = log(String(format: "%08X-1111-4222-8333-444444444444", number), title: "kept")

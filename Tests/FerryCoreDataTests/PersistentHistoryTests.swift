@@ -8,11 +8,9 @@ import Testing
 /// Persistent history of real stores (a SwiftData app's, two Photos libraries'), held against
 /// what SQLite itself says of ACHANGE, ATRANSACTION and Z_PRIMARYKEY.
 @Suite struct PersistentHistoryTests {
-    static let storesWithHistory = allCorpusStorePaths.filter { $0.hasSuffix("Photos.sqlite") || $0.hasSuffix("default.store") }
+    @Test func thereAreSuchStores() { #expect(photosAndSwiftDataStores.count >= 4) }
 
-    @Test func thereAreSuchStores() { #expect(Self.storesWithHistory.count >= 4) }
-
-    @Test(arguments: storesWithHistory)
+    @Test(arguments: photosAndSwiftDataStores)
     func everyChangeComesOutDecoded(path: String) throws {
         let reader = try CoreDataStoreReader(path: path)
         let directory = TemporaryDirectory()
@@ -44,7 +42,7 @@ import Testing
     }
 
     @Test func transactionStringsAreResolvedThroughTheSharedStringTable() throws {
-        let path = try #require(Self.storesWithHistory.first { $0.hasSuffix("default.store") })
+        let path = try #require(photosAndSwiftDataStores.first { $0.hasSuffix("default.store") })
         var bundles: Set<String> = []
         try PersistentHistory.forEachChange(of: try CoreDataStoreReader(path: path)) { change in
             if let bundle = change["transaction"]?.object?["bundleID"]?.string { bundles.insert(bundle) }

@@ -80,11 +80,7 @@ import Testing
 /// `Z_MODELCACHE` names the same tables and columns; migrations appended columns at the end,
 /// so order is not compared.
 @Suite struct SQLLayoutModelCacheTests {
-    static let paths = allCorpusStorePaths.filter { $0.hasSuffix("Photos.sqlite") || $0.hasSuffix("default.store") }
-
-    @Test func thereAreSuchStores() { #expect(Self.paths.count >= 4) }
-
-    @Test(arguments: paths)
+    @Test(arguments: photosAndSwiftDataStores)
     func layoutOfTheModelCacheNamesTheStoresTablesAndColumns(path: String) throws {
         let reader = try CoreDataStoreReader(path: path)
         #expect(reader.schemaSource == .modelCache)

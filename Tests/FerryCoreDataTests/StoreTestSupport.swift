@@ -51,6 +51,10 @@ let allCorpusStorePaths = TestPaths.files(under: TestPaths.corpus.appendingPathC
     $0.hasSuffix(".sqlite") || $0.hasSuffix(".wiredatabase") || $0.hasSuffix(".store")
 }
 
+/// The corpus' Photos libraries and SwiftData stores: no XML model beside them, a model cache
+/// and persistent history inside.
+let photosAndSwiftDataStores = allCorpusStorePaths.filter { $0.hasSuffix("Photos.sqlite") || $0.hasSuffix("default.store") }
+
 /// A writable copy of a store and its sidecars, so that a careless write would succeed and be seen.
 func writableCopy(of storePath: String, into directory: TemporaryDirectory) throws -> String {
     let name = URL(fileURLWithPath: storePath).lastPathComponent
