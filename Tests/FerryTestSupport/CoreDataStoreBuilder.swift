@@ -28,50 +28,19 @@ public final class CoreDataStoreBuilder {
         self.identifiers = identifiers
         layout = CoreDataSQLLayout(model: model)
         queue = try DatabaseQueue(path: path)
-        try queue.write { [layout] db in
-            try db.execute(sql: "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
-            try db.execute(sql: "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
-            try db.execute(sql: "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)")
-            for table in layout.tables {
-                var columns = table.columns.map { "\($0.name) \($0.declaredType)" }
-                if table.rootEntity != nil {
-                    columns[0] += " PRIMARY KEY"
-                } else {
-                    columns.append("PRIMARY KEY (\(table.columns[0].name), \(table.columns[1].name))")
-                }
-                try db.execute(sql: "CREATE TABLE \(table.name) ( \(columns.joined(separator: ", ")) )")
-            }
-            for (name, table, columns) in Self.keyIndexes(layout, model: model) {
-                try db.execute(sql: "CREATE INDEX \(name) ON \(table) (\(columns.joined(separator: ", ")))")
-            }
+        // As Core Data makes a file: 4 KiB pages and incremental auto-vacuum, set before any table.
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA page_size = 4096; PRAGMA auto_vacuum = 2")
+        }
+        let schema = CoreDataSchemaSQL(model: model, layout: layout, frameworkVersion: Self.frameworkVersion)
+        try queue.write { db in
+            for statement in schema.statements { try db.execute(sql: statement.sql) }
         }
         if walMode { try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") } }
     }
 
-    /// Core Data indexes every to-one's and no-inverse to-many's column, `Z_ENT` of a table
-    /// shared by sub-entities, and each join table's second column.
-    static func keyIndexes(_ layout: CoreDataSQLLayout, model: DataModel) -> [(String, String, [String])] {
-        var indexes: [String: (String, [String])] = [:]
-        for entity in model.entities {
-            for relationship in entity.relationships {
-                switch layout.storage(ofRelationship: relationship.name, in: entity) {
-                case .foreignKey(let column, _):
-                    if let table = layout.entityTables[entity.name] { indexes["\(table)_\(column)_INDEX"] = (table, [column]) }
-                case .inverseForeignKey(let table, let column, _) where relationship.inverseName == nil:
-                    indexes["\(table)_\(column)_INDEX"] = (table, [column])
-                default: break
-                }
-            }
-        }
-        for table in layout.tables {
-            if let root = table.rootEntity, model.entity(named: root)?.subentityNames.isEmpty == false {
-                indexes["\(table.name)_Z_ENT_INDEX"] = (table.name, ["Z_ENT"])
-            } else if table.rootEntity == nil {
-                indexes["\(table.name)_\(table.columns[1].name)_INDEX"] = (table.name, [table.columns[1].name, table.columns[0].name])
-            }
-        }
-        return indexes.sorted { $0.key < $1.key }.map { ($0.key, $0.value.0, $0.value.1) }
-    }
+    /// The framework version the builder's stores claim.
+    public static let frameworkVersion = 1344
 
     /// Inserts an object; `values` are keyed by property name (to-one relationships take the
     /// destination's primary key, and its entity is taken to be the declared destination).
@@ -178,7 +147,7 @@ public final class CoreDataStoreBuilder {
         let hashes = EntityVersionHash.hashes(of: model).mapValues { Data($0) }
         let plist: [String: Any] = [
             "NSStoreType": "SQLite", "NSStoreModelVersionIdentifiers": identifiers.isEmpty ? [""] : identifiers,
-            "NSStoreModelVersionHashes": hashes, "NSPersistenceFrameworkVersion": 1344, "NSStoreModelVersionHashesVersion": 3,
+            "NSStoreModelVersionHashes": hashes, "NSPersistenceFrameworkVersion": Self.frameworkVersion, "NSStoreModelVersionHashesVersion": 3,
             "NSStoreUUID": storeUUID,
         ]
         let data = try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
