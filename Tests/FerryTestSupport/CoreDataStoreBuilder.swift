@@ -142,15 +142,9 @@ public final class CoreDataStoreBuilder {
         }
     }
 
-    /// Writes `Z_PRIMARYKEY` and `Z_METADATA`.
+    /// Writes `Z_PRIMARYKEY` and `Z_METADATA` (its property list as Core Data writes it).
     public func finish(storeUUID: String = "7E1F0000-0000-4000-8000-000000000001") throws {
-        let hashes = EntityVersionHash.hashes(of: model).mapValues { Data($0) }
-        let plist: [String: Any] = [
-            "NSStoreType": "SQLite", "NSStoreModelVersionIdentifiers": identifiers.isEmpty ? [""] : identifiers,
-            "NSStoreModelVersionHashes": hashes, "NSPersistenceFrameworkVersion": Self.frameworkVersion, "NSStoreModelVersionHashesVersion": 3,
-            "NSStoreUUID": storeUUID,
-        ]
-        let data = try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
+        let data = Data(StoreMetadataPlist.bytes(for: model, frameworkVersion: Self.frameworkVersion, identifier: identifiers.first ?? ""))
         try queue.write { db in
             for entity in model.entities {
                 guard let number = numbers[entity.name], let table = layout.entityTables[entity.name] else { continue }

@@ -1,5 +1,6 @@
 import Crypto
 import FerryJSON
+import Foundation
 
 /// Core Data's entity version hash, computed from the model file alone: the 32 bytes a store's
 /// metadata keeps per entity (`NSStoreModelVersionHashes`) and a `.momd`'s `VersionInfo.plist`
@@ -18,6 +19,25 @@ public enum EntityVersionHash {
         var memo: [String: [UInt8]] = [:]
         for entity in model.entities { _ = hash(of: entity, in: model, memo: &memo) }
         return memo
+    }
+
+    /// `NSStoreModelVersionHashesDigest`, as stores of framework 1044 and later carry it: SHA-512
+    /// over each entity's name and hash, entities by name in code-point order, in base64.
+    public static func digest(of hashes: [String: [UInt8]]) -> String {
+        var bytes: [UInt8] = []
+        for name in hashes.keys.sorted(by: codePointOrder) { bytes += Array(name.utf8) + (hashes[name] ?? []) }
+        return Data(SHA512.hash(data: bytes)).base64EncodedString()
+    }
+
+    /// `NSStoreModelVersionChecksumKey` (framework 1344 and later), the `.momd`'s version
+    /// checksum: SHA-256 over the entities' hashes, by name in code-point order, in base64.
+    public static func checksum(of hashes: [String: [UInt8]]) -> String {
+        let bytes = hashes.keys.sorted(by: codePointOrder).flatMap { hashes[$0] ?? [] }
+        return Data(SHA256.hash(data: bytes)).base64EncodedString()
+    }
+
+    private static func codePointOrder(_ a: String, _ b: String) -> Bool {
+        a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars)
     }
 
     /// One entity's hash (its superentities' are part of it).
