@@ -83,7 +83,7 @@ struct RecordWalker {
                 for position in targets {
                     targetIDs.append(try target(of: foreignKeys[position], in: row, table: table, primaryKey: primaryKey))
                 }
-                if try rows.take(TypedRow(primaryKey: primaryKey, id: id, cells: cells.map { Self.cell(row[$0]) }, targets: targetIDs)) { continue }
+                if try rows.take(TypedRow(primaryKey: primaryKey, id: id, cells: cells.map { StoreCell(row[$0]) }, targets: targetIDs)) { continue }
             }
             var values = JSONObject()
             for (index, (attribute, _)) in attributes.enumerated() {
@@ -113,16 +113,6 @@ struct RecordWalker {
         }
         let targetNumber = key.entityColumn.flatMap { StoreValue.integer(row[$0]) }.flatMap { Int(exactly: $0) }
         return identifiers.identifier(of: target, entityNumber: targetNumber, fallback: key.destination, uuid: key.uuid.map { row[$0] }, table: key.table)
-    }
-
-    static func cell(_ value: DatabaseValue) -> StoreCell {
-        switch value.storage {
-        case .null: return .null
-        case .int64(let number): return .integer(number)
-        case .double(let number): return .real(number)
-        case .string(let text): return .text(text)
-        case .blob(let bytes): return .blob(bytes)
-        }
     }
 
     /// Ids of the objects a to-many relationship holds for one source row.

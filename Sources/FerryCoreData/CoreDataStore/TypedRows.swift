@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// A store's value as SQLite holds it, for readers that take typed values straight from a row.
 public enum StoreCell: Sendable, Equatable {
@@ -7,6 +8,28 @@ public enum StoreCell: Sendable, Equatable {
     case real(Double)
     case text(String)
     case blob(Data)
+
+    /// A cell as SQLite holds it.
+    public init(_ value: DatabaseValue) {
+        switch value.storage {
+        case .null: self = .null
+        case .int64(let number): self = .integer(number)
+        case .double(let number): self = .real(number)
+        case .string(let text): self = .text(text)
+        case .blob(let bytes): self = .blob(bytes)
+        }
+    }
+
+    /// The cell as a value to bind.
+    public var databaseValue: DatabaseValue {
+        switch self {
+        case .null: return .null
+        case .integer(let value): return value.databaseValue
+        case .real(let value): return value.databaseValue
+        case .text(let value): return value.databaseValue
+        case .blob(let value): return value.databaseValue
+        }
+    }
 }
 
 /// One row of an entity before it becomes a ``CoreDataRecord``: its key, its id as `ferry dump`

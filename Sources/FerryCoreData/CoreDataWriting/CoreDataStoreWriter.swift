@@ -1,0 +1,240 @@
+import FerryFiles
+import FerryModel
+import Foundation
+import GRDB
+
+/// Writes a new Core Data SQLite store for a model, laid out as Core Data lays it out
+/// (`Formats/coredata-store-writing.md`): 4 KiB pages with incremental auto-vacuum, the
+/// statements of ``CoreDataSchemaSQL`` in their order, `Z_PRIMARYKEY` with each table's `Z_MAX`,
+/// and `Z_METADATA` with the property list Core Data writes (entity version hashes computed
+/// from the XML). The store appears whole at its path on ``finish(storeUUID:)`` or not at all;
+/// an existing file is never replaced.
+///
+/// Values go in as SQLite holds them (``StoreCell``): dates as seconds since 2001, UUIDs as 16
+/// bytes, Transformables as their archives. `Z_MODELCACHE` stays empty (see the Formats file).
+///
+/// For example:
+/// ```swift
+/// let writer = try CoreDataStoreWriter(creating: "New.sqlite", model: model)
+/// let car = try writer.insert("Car", attributes: ["maker": .text("Fiat")])
+/// try writer.finish()
+/// ```
+public final class CoreDataStoreWriter {
+    public let path: String
+    public let model: DataModel
+    public let layout: CoreDataSQLLayout
+    public let frameworkVersion: Int
+    /// The framework version a new store claims unless told otherwise: the newest of the
+    /// versions seen on Xcode 15's and iOS 17's stores.
+    public static let defaultFrameworkVersion = 1344
+
+    private let queue: DatabaseQueue
+    private let temporaryPath: String
+    private let identifier: String?
+    private var highestKeys: [String: Int64] = [:]
+    private var finished = false
+
+    /// - Parameter identifier: the version identifier to record; by default the model's.
+    /// - Throws: ``CoreDataWriteError`` when the path exists or the file cannot be made.
+    public init(creating path: String, model: DataModel, frameworkVersion: Int = defaultFrameworkVersion,
+                identifier: String? = nil, history: Bool = false) throws {
+        guard !FileManager.default.fileExists(atPath: path) else {
+            throw CoreDataWriteError(kind: .exists, file: path)
+        }
+        self.path = path
+        self.model = model
+        self.frameworkVersion = frameworkVersion
+        self.identifier = identifier
+        layout = CoreDataSQLLayout(model: model, frameworkVersion: frameworkVersion)
+        let schema = CoreDataSchemaSQL(model: model, layout: layout, frameworkVersion: frameworkVersion, history: history)
+        guard schema.notWritten.isEmpty else {
+            throw CoreDataWriteError(kind: .unsupported(schema.notWritten.joined(separator: "; ")), file: path)
+        }
+        temporaryPath = FileSync.temporaryPath(beside: path, purpose: "store")
+        do {
+            queue = try DatabaseQueue(path: temporaryPath)
+            try queue.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA page_size = 4096; PRAGMA auto_vacuum = 2")
+                try db.inTransaction {
+                    for statement in schema.statements { try db.execute(sql: statement.sql) }
+                    return .commit
+                }
+            }
+        } catch {
+            FileSync.removeDatabase(temporaryPath)
+            throw CoreDataWriteError(kind: .cannotWrite("\(error)"), file: path)
+        }
+    }
+
+    deinit {
+        if !finished {
+            try? queue.close()
+            FileSync.removeDatabase(temporaryPath)
+        }
+    }
+
+    /// Inserts an object of `entityName` and returns its `Z_PK` (the next free one when nil).
+    /// Attributes are keyed by name; to-ones name the destination's entity (it may be a
+    /// sub-entity of the declared one) and `Z_PK`.
+    /// - Throws: ``CoreDataWriteError`` naming the record: an unknown entity or property, a key
+    ///   taken, or a value SQLite refuses.
+    @discardableResult
+    public func insert(_ entityName: String, primaryKey: Int64? = nil, attributes: [String: StoreCell] = [:],
+                       toOne: [String: (entity: String, primaryKey: Int64)] = [:], optimisticLock: Int64 = 1) throws -> Int64 {
+        guard let entity = model.entity(named: entityName), !entity.isAbstract,
+              let number = layout.entityNumbers[entityName], let table = layout.entityTables[entityName] else {
+            throw CoreDataWriteError(kind: .unknownEntity(entityName), file: path)
+        }
+        let key = primaryKey ?? (highestKeys[table] ?? 0) + 1
+        let location = "\(entityName) Z_PK \(key)"
+        var names = ["Z_PK", "Z_ENT", "Z_OPT"]
+        var values: [DatabaseValue] = [key.databaseValue, number.databaseValue, optimisticLock.databaseValue]
+        for (name, cell) in attributes.sorted(by: { $0.key < $1.key }) {
+            guard let column = layout.column(ofAttribute: name, in: entity) else {
+                throw CoreDataWriteError(kind: .unknownProperty(name, record: location), file: path)
+            }
+            names.append(column)
+            values.append(cell.databaseValue)
+        }
+        for (name, destination) in toOne.sorted(by: { $0.key < $1.key }) {
+            guard case .foreignKey(let column, let entityColumn) = layout.storage(ofRelationship: name, in: entity) else {
+                throw CoreDataWriteError(kind: .unknownProperty(name, record: location), file: path)
+            }
+            guard let destinationNumber = layout.entityNumbers[destination.entity] else {
+                throw CoreDataWriteError(kind: .unknownEntity(destination.entity), file: path)
+            }
+            names.append(column)
+            values.append(destination.primaryKey.databaseValue)
+            if let entityColumn {
+                names.append(entityColumn)
+                values.append(destinationNumber.databaseValue)
+            }
+        }
+        try execute(location, "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))",
+                    values)
+        highestKeys[table] = max(highestKeys[table] ?? 0, key)
+        return key
+    }
+
+    /// Sets an object's place among the objects of an ordered to-many, through the `Z_FOK_`
+    /// column of its to-one inverse `relationship`.
+    public func setOrder(_ entityName: String, primaryKey: Int64, inverse relationship: String, order: Int64) throws {
+        guard let entity = model.entity(named: entityName), let table = layout.entityTables[entityName],
+              let column = layout.orderColumn(ofToOne: relationship, in: entity) else {
+            throw CoreDataWriteError(kind: .unknownProperty(relationship, record: "\(entityName) Z_PK \(primaryKey)"), file: path)
+        }
+        try execute("\(entityName) Z_PK \(primaryKey)", "UPDATE \(table) SET \(column) = ? WHERE Z_PK = ?", [order.databaseValue, primaryKey.databaseValue])
+    }
+
+    /// Links an object to the objects of a to-many relationship, from one side only: through its
+    /// join table, or through the destination's table for a to-many without an inverse. When
+    /// the relationship is ordered, `order` holds each destination's `Z_FOK_` value (1, 2, … when
+    /// nil); when its inverse is ordered, `inverseOrder` holds this object's place among each
+    /// destination's (after those it has when nil).
+    public func link(_ entityName: String, primaryKey: Int64, _ relationship: String, to destinations: [Int64],
+                     order: [Int64]? = nil, inverseOrder: [Int64]? = nil) throws {
+        let location = "\(entityName) Z_PK \(primaryKey)"
+        guard let entity = model.entity(named: entityName) else { throw CoreDataWriteError(kind: .unknownEntity(entityName), file: path) }
+        switch layout.storage(ofRelationship: relationship, in: entity) {
+        case .joinTable(let table, let source, let destination, let orderColumn, _):
+            let inverseOrderColumn = self.inverseOrderColumn(of: relationship, in: entity)
+            for (index, target) in destinations.enumerated() {
+                var names = [source, destination], values = [primaryKey.databaseValue, target.databaseValue]
+                if let orderColumn {
+                    names.append(orderColumn)
+                    values.append((order.flatMap { $0.indices.contains(index) ? $0[index] : nil } ?? Int64(index + 1)).databaseValue)
+                }
+                if let inverseOrderColumn {
+                    let given = inverseOrder.flatMap { $0.indices.contains(index) ? $0[index] : nil }
+                    names.append(inverseOrderColumn)
+                    values.append(try (given ?? nextOrder(in: table, column: inverseOrderColumn, where: destination, is: target)).databaseValue)
+                }
+                try execute(location, "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))", values)
+            }
+        case .inverseForeignKey(let table, let column, nil):
+            for target in destinations {
+                try execute(location, "UPDATE \(table) SET \(column) = ? WHERE Z_PK = ?", [primaryKey.databaseValue, target.databaseValue])
+            }
+        default:
+            throw CoreDataWriteError(kind: .unknownProperty(relationship, record: location), file: path)
+        }
+    }
+
+    /// The `Z_FOK_` column that orders the source among the objects of an ordered inverse.
+    private func inverseOrderColumn(of relationship: String, in entity: EntityDescription) -> String? {
+        guard let description = model.allRelationships(of: entity).first(where: { $0.name == relationship }),
+              let inverse = description.inverseName, let destination = description.destinationEntity.flatMap(model.entity(named:)),
+              case .joinTable(_, _, _, let column, _) = layout.storage(ofRelationship: inverse, in: destination) else { return nil }
+        return column
+    }
+
+    private func nextOrder(in table: String, column: String, where key: String, is value: Int64) throws -> Int64 {
+        do {
+            return try queue.read { try Int64.fetchOne($0, sql: "SELECT coalesce(max(\(column)), 0) + 1 FROM \(table) WHERE \(key) = ?", arguments: [value]) } ?? 1
+        } catch {
+            throw CoreDataWriteError(kind: .cannotWrite("\(error)"), file: path)
+        }
+    }
+
+    /// Writes `Z_PRIMARYKEY` and `Z_METADATA`, then puts the store at its path.
+    /// - Parameter highestKeys: each root entity's `Z_MAX` where it is above the highest key
+    ///   written (keys given out to objects since deleted).
+    public func finish(storeUUID: String = UUID().uuidString, highestKeys given: [String: Int64] = [:]) throws {
+        let metadata = Data(StoreMetadataPlist.bytes(for: model, frameworkVersion: frameworkVersion, identifier: identifier))
+        do {
+            try queue.write { db in
+                for entity in CoreDataSQLLayout.numberingOrder(model) {
+                    guard let number = layout.entityNumbers[entity.name], let table = layout.entityTables[entity.name] else { continue }
+                    let highest = entity.parentName == nil ? max(highestKeys[table] ?? 0, given[entity.name] ?? 0) : 0
+                    try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)",
+                                   arguments: [number, entity.name, layout.superNumbers[entity.name] ?? 0, highest])
+                }
+                try db.execute(sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)", arguments: [storeUUID.uppercased(), metadata])
+            }
+            // Core Data's default journal; set last so that the single file is what is renamed.
+            try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
+            try queue.close()
+            try FileSync.flush(temporaryPath)
+            try FileSync.publish(temporaryPath, as: path)
+            finished = true
+        } catch let error as CoreDataWriteError {
+            throw error
+        } catch {
+            throw CoreDataWriteError(kind: .cannotWrite("\(error)"), file: path)
+        }
+    }
+
+    private func execute(_ location: String, _ sql: String, _ values: [DatabaseValue]) throws {
+        do {
+            try queue.write { try $0.execute(sql: sql, arguments: StatementArguments(values)) }
+        } catch let error as DatabaseError {
+            throw CoreDataWriteError(kind: .refused(error.message ?? "\(error)", record: location), file: path)
+        }
+    }
+}
+
+/// Writing a Core Data store failed; names the store, the record where there is one, and why.
+public struct CoreDataWriteError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        case exists
+        case cannotWrite(String)
+        case unsupported(String)
+        case unknownEntity(String)
+        case unknownProperty(String, record: String)
+        case refused(String, record: String)
+    }
+
+    public let kind: Kind
+    public let file: String
+
+    public var description: String {
+        switch kind {
+        case .exists: return "\(file): exists; a new store is never written over a file"
+        case .cannotWrite(let reason): return "\(file): cannot write the store: \(reason)"
+        case .unsupported(let what): return "\(file): the model asks for what Ferry does not write: \(what)"
+        case .unknownEntity(let name): return "\(file): no entity \"\(name)\" in the model"
+        case .unknownProperty(let name, let record): return "\(file): \(record): \"\(name)\" is not a stored property of that kind"
+        case .refused(let reason, let record): return "\(file): \(record): \(reason)"
+        }
+    }
+}
