@@ -37,6 +37,8 @@ public struct CoreDataReadError: Error, Sendable, CustomStringConvertible {
         case badArchive(String)
         case badModel(String)
         case noPersistentHistory
+        /// A record given to be written (`ferry load`) that cannot be.
+        case badRecord(String)
     }
 
     public var kind: Kind
@@ -62,6 +64,7 @@ public struct CoreDataReadError: Error, Sendable, CustomStringConvertible {
         case .unknownEntity(let name, let available): return "no entity \"\(name)\"; entities: \(available.joined(separator: ", "))"
         case .badArchive(let reason): return "keyed archive cannot be read: \(reason)"
         case .badModel(let reason): return "compiled model cannot be read: \(reason)"
+        case .badRecord(let reason): return reason
         case .noPersistentHistory:
             return "the store keeps no persistent history (no ACHANGE and ATRANSACTION tables: history tracking was off when it was written)"
         }

@@ -49,6 +49,43 @@ public enum CoreDataDate {
     }
 }
 
+extension CoreDataDate {
+    /// Seconds since 2001 of `YYYY-MM-DDTHH:MM:SS[.fraction]Z`, the form ``iso8601(secondsSince2001:)``
+    /// writes (years 1 to 9999, UTC); nil for any other text.
+    public static func secondsSince2001(iso8601 text: String) -> Double? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 20, bytes.last == UInt8(ascii: "Z") else { return nil }
+        func number(_ start: Int, _ count: Int) -> Int? {
+            guard start + count <= bytes.count else { return nil }
+            var value = 0
+            for byte in bytes[start..<(start + count)] {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        let separators: [(Int, Character)] = [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":")]
+        guard separators.allSatisfy({ bytes[$0.0] == UInt8(ascii: $0.1.unicodeScalars.first ?? "?") }),
+              let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
+              let minute = number(14, 2), let second = number(17, 2), year >= 1, (1...12).contains(month), (1...31).contains(day),
+              hour < 24, minute < 60, second < 60 else { return nil }
+        var fraction = 0.0
+        if bytes.count > 20 {
+            guard bytes[19] == UInt8(ascii: "."), (1...9).contains(bytes.count - 21), let digits = number(20, bytes.count - 21) else { return nil }
+            fraction = Double(digits) / pow(10, Double(bytes.count - 21))
+        }
+        // Days from 1970-01-01 in the proleptic Gregorian calendar (Howard Hinnant's days_from_civil).
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        let unix = Double(days * 86_400 + hour * 3_600 + minute * 60 + second)
+        return unix - referenceOffset + fraction
+    }
+}
+
 /// UUIDs as Apple writes them: upper-case, hyphenated.
 public enum UUIDText {
     public static func uppercase(_ bytes: Data) -> String {

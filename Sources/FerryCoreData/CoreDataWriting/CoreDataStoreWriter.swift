@@ -227,14 +227,17 @@ public struct CoreDataWriteError: Error, Sendable, CustomStringConvertible {
     public let kind: Kind
     public let file: String
 
-    public var description: String {
+    public var description: String { "\(file): \(reason)" }
+
+    /// What went wrong, without the file.
+    public var reason: String {
         switch kind {
-        case .exists: return "\(file): exists; a new store is never written over a file"
-        case .cannotWrite(let reason): return "\(file): cannot write the store: \(reason)"
-        case .unsupported(let what): return "\(file): the model asks for what Ferry does not write: \(what)"
-        case .unknownEntity(let name): return "\(file): no entity \"\(name)\" in the model"
-        case .unknownProperty(let name, let record): return "\(file): \(record): \"\(name)\" is not a stored property of that kind"
-        case .refused(let reason, let record): return "\(file): \(record): \(reason)"
+        case .exists: return "exists; a new store is never written over a file"
+        case .cannotWrite(let reason): return "cannot write the store: \(reason)"
+        case .unsupported(let what): return "the model asks for what Ferry does not write: \(what)"
+        case .unknownEntity(let name): return "no entity \"\(name)\" in the model"
+        case .unknownProperty(let name, let record): return "\(record): \"\(name)\" is not a stored property of that kind"
+        case .refused(let reason, let record): return "\(record): \(reason)"
         }
     }
 }

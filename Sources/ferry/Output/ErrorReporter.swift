@@ -20,6 +20,7 @@ enum ErrorReporter {
         case let error as ModelError: status = Self.status(of: error.kind)
         case let error as CoreDataReadError: status = Self.status(of: error.kind)
         case is OutputError: status = 73
+        case let error as CoreDataWriteError: status = Self.status(of: error.kind)
         case let error as ConversionError: status = Self.status(of: error.kind)
         case let error as StoreError: status = Self.status(of: error.kind)
         case let error as BundleError: status = Self.status(of: error.kind)
@@ -34,6 +35,13 @@ enum ErrorReporter {
         case .fileNotFound: return 66
         case .unreadable: return 74
         case .unknownEntity: return 64
+        default: return 65
+        }
+    }
+
+    static func status(of kind: CoreDataWriteError.Kind) -> Int32 {
+        switch kind {
+        case .exists, .cannotWrite: return 73
         default: return 65
         }
     }

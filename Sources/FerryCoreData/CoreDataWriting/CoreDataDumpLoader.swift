@@ -1,0 +1,227 @@
+import FerryJSON
+import FerryModel
+import Foundation
+
+/// Reads records in `ferry dump`'s form (`<Entity>.ndjson` files, one
+/// `{"entity", "id", "pk", "values"}` object a line; `Formats/store-dump.md`) and writes them as
+/// a new Core Data store for a model with ``CoreDataStoreWriter``: attributes by their type
+/// (dates as ISO 8601 or seconds since 2001, UUIDs as text, binary as base64), to-ones and
+/// to-manys by the ids the records give each other, in the listed order where a relationship is
+/// ordered. A record keeps its `pk` when it has one.
+///
+/// Refused, with a one-line error naming the file, record, id and field: an unknown entity or
+/// field, a value of the wrong type, a link to an id no record has, a duplicate id or key, and
+/// values Ferry cannot write back yet (decoded Transformables, external data references).
+public struct CoreDataDumpLoader {
+    public let model: DataModel
+    public var frameworkVersion: Int
+
+    public init(model: DataModel, frameworkVersion: Int = CoreDataStoreWriter.defaultFrameworkVersion) {
+        self.model = model
+        self.frameworkVersion = frameworkVersion
+    }
+
+    struct Record {
+        var entity: EntityDescription
+        var id: String
+        var primaryKey: Int64?
+        var values: JSONObject
+        var location: RecordLocation
+    }
+
+    /// Writes the store; returns the objects written per entity.
+    public func load(from directory: String, to path: String, storeUUID: String = UUID().uuidString) throws -> [String: Int] {
+        var records = try read(directory)
+        let layout = CoreDataSQLLayout(model: model, frameworkVersion: frameworkVersion)
+        var keys: [String: (entity: String, primaryKey: Int64)] = [:]
+        try assignKeys(&records, layout: layout, keys: &keys)
+        let writer = try CoreDataStoreWriter(creating: path, model: model, frameworkVersion: frameworkVersion)
+        var counts: [String: Int] = [:]
+        let byID = Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        for record in records {
+            try insert(record, into: writer, keys: keys)
+            counts[record.entity.name, default: 0] += 1
+        }
+        for record in records { try link(record, into: writer, keys: keys, records: byID) }
+        try writer.finish(storeUUID: storeUUID)
+        return counts
+    }
+
+    // MARK: Reading
+
+    private func read(_ directory: String) throws -> [Record] {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".ndjson") }.sorted()
+        } catch {
+            throw CoreDataReadError(.fileNotFound, file: directory)
+        }
+        guard !names.isEmpty else { throw CoreDataReadError(.badRecord("no <Entity>.ndjson files, as `ferry dump -o` writes"), file: directory) }
+        var records: [Record] = []
+        for name in names {
+            let file = (directory as NSString).appendingPathComponent(name)
+            guard let data = FileManager.default.contents(atPath: file) else { throw CoreDataReadError(.unreadable("cannot be opened"), file: file) }
+            var number = 0
+            for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+                number += 1
+                guard !line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) else { continue }
+                records.append(try record(Array(line), at: RecordLocation(file: file, record: number)))
+            }
+        }
+        return records
+    }
+
+    private func record(_ bytes: [UInt8], at location: RecordLocation) throws -> Record {
+        let object: JSONObject
+        do {
+            guard let read = try JSONReader().read(bytes).object else { throw CoreDataReadError(.badRecord("not a JSON object"), at: location) }
+            object = read
+        } catch let error as JSONReadError {
+            throw CoreDataReadError(.badRecord("not JSON: \(error)"), at: location)
+        }
+        guard let entityName = object["entity"]?.string, let id = object["id"]?.string else {
+            throw CoreDataReadError(.badRecord("a record needs \"entity\" and \"id\""), at: location)
+        }
+        var here = location
+        here.key = id
+        guard let entity = model.entity(named: entityName), !entity.isAbstract else {
+            throw CoreDataReadError(.badRecord("no entity \"\(entityName)\" that can have objects in the model"), at: here)
+        }
+        var primaryKey: Int64?
+        if let pk = object["pk"], !pk.isNull {
+            guard case .number(let number) = pk, let value = number.int64, value > 0 else {
+                throw CoreDataReadError(.badRecord("\"pk\" is not a positive whole number"), at: here)
+            }
+            primaryKey = value
+        }
+        return Record(entity: entity, id: id, primaryKey: primaryKey, values: object["values"]?.object ?? JSONObject(), location: here)
+    }
+
+    /// Keeps each record's `pk` (one table's keys must differ) and numbers the others after them.
+    private func assignKeys(_ records: inout [Record], layout: CoreDataSQLLayout, keys: inout [String: (entity: String, primaryKey: Int64)]) throws {
+        var taken: [String: [Int64: String]] = [:]
+        for record in records {
+            guard keys[record.id] == nil else { throw CoreDataReadError(.badRecord("a second record with this id"), at: record.location) }
+            keys[record.id] = (record.entity.name, 0)
+            guard let pk = record.primaryKey else { continue }
+            let table = layout.entityTables[record.entity.name] ?? ""
+            if let other = taken[table]?[pk] { throw CoreDataReadError(.badRecord("pk \(pk) is also record \(other)'s"), at: record.location) }
+            taken[table, default: [:]][pk] = record.id
+        }
+        var next = taken.mapValues { ($0.keys.max() ?? 0) + 1 }
+        for index in records.indices {
+            let table = layout.entityTables[records[index].entity.name] ?? ""
+            if records[index].primaryKey == nil {
+                records[index].primaryKey = next[table, default: 1]
+                next[table] = next[table, default: 1] + 1
+            }
+            keys[records[index].id] = (records[index].entity.name, records[index].primaryKey ?? 0)
+        }
+    }
+
+    // MARK: Writing
+
+    private func insert(_ record: Record, into writer: CoreDataStoreWriter, keys: [String: (entity: String, primaryKey: Int64)]) throws {
+        var attributes: [String: StoreCell] = [:]
+        var toOne: [String: (entity: String, primaryKey: Int64)] = [:]
+        let attributeTypes = Dictionary(model.allAttributes(of: record.entity).map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        let relationships = Dictionary(model.allRelationships(of: record.entity).map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        for member in record.values.members {
+            var here = record.location
+            here.field = member.key
+            if let attribute = attributeTypes[member.key] {
+                guard writer.layout.column(ofAttribute: attribute.name, in: record.entity) != nil else { continue }
+                attributes[member.key] = try Self.cell(member.value, as: attribute, at: here)
+            } else if let relationship = relationships[member.key] {
+                guard !relationship.isToMany, !member.value.isNull else { continue }
+                toOne[member.key] = try target(member.value, keys: keys, at: here)
+            } else {
+                throw CoreDataReadError(.badRecord("\(record.entity.name) has no attribute or relationship of this name"), at: here)
+            }
+        }
+        do {
+            try writer.insert(record.entity.name, primaryKey: record.primaryKey, attributes: attributes, toOne: toOne)
+        } catch let error as CoreDataWriteError {
+            throw CoreDataReadError(.badRecord(error.reason), at: record.location)
+        }
+    }
+
+    /// To-manys, once each: an ordered one's order on its destinations' to-one inverse; a join
+    /// table from its first column's side, with both sides' orders; one without an inverse.
+    private func link(_ record: Record, into writer: CoreDataStoreWriter, keys: [String: (entity: String, primaryKey: Int64)],
+                      records: [String: Record]) throws {
+        let pk = record.primaryKey ?? 0
+        for relationship in model.allRelationships(of: record.entity) where relationship.isToMany {
+            guard let listed = record.values[relationship.name], !listed.isNull else { continue }
+            var here = record.location
+            here.field = relationship.name
+            guard let ids = listed.array?.map({ $0.string }), !ids.contains(where: { $0 == nil }) else {
+                throw CoreDataReadError(.badRecord("a to-many relationship is an array of ids"), at: here)
+            }
+            let targets = try ids.map { try target(.string($0 ?? ""), keys: keys, at: here) }
+            do {
+                switch writer.layout.storage(ofRelationship: relationship.name, in: record.entity) {
+                case .inverseForeignKey(_, _, .some) where relationship.inverseName != nil:
+                    for (index, target) in targets.enumerated() {
+                        try writer.setOrder(target.entity, primaryKey: target.primaryKey, inverse: relationship.inverseName ?? "", order: Int64(index + 1))
+                    }
+                case .inverseForeignKey(_, _, nil) where relationship.inverseName == nil:
+                    try writer.link(record.entity.name, primaryKey: pk, relationship.name, to: targets.map(\.primaryKey))
+                case .joinTable(let table, let source, _, _, _) where writer.layout.table(named: table)?.columns.first?.name == source:
+                    // This record's place in each destination's list of the inverse, when that is ordered.
+                    let inverseOrder: [Int64] = ids.map { id in
+                        let theirs = relationship.inverseName.flatMap { records[id ?? ""]?.values[$0]?.array } ?? []
+                        return Int64((theirs.firstIndex { $0.string == record.id } ?? theirs.count) + 1)
+                    }
+                    try writer.link(record.entity.name, primaryKey: pk, relationship.name, to: targets.map(\.primaryKey), inverseOrder: inverseOrder)
+                default:
+                    break
+                }
+            } catch let error as CoreDataWriteError {
+                throw CoreDataReadError(.badRecord(error.reason), at: here)
+            }
+        }
+    }
+
+    private func target(_ value: JSONValue, keys: [String: (entity: String, primaryKey: Int64)], at location: RecordLocation) throws -> (entity: String, primaryKey: Int64) {
+        guard let id = value.string else { throw CoreDataReadError(.badRecord("a relationship holds ids (text)"), at: location) }
+        guard let key = keys[id] else { throw CoreDataReadError(.badRecord("links to \(id), which no record has"), at: location) }
+        return key
+    }
+
+    /// A value as Core Data stores an attribute of its type.
+    static func cell(_ value: JSONValue, as attribute: AttributeDescription, at location: RecordLocation) throws -> StoreCell {
+        func wrong() -> CoreDataReadError {
+            CoreDataReadError(.badRecord("\(attribute.name) is a \(attribute.type.rawValue) attribute; the record holds a JSON \(value.kindName)"), at: location)
+        }
+        if value.isNull { return .null }
+        switch attribute.type {
+        case .integer16, .integer32, .integer64:
+            guard case .number(let number) = value, let integer = number.int64 else { throw wrong() }
+            return .integer(integer)
+        case .boolean:
+            guard let flag = value.bool else { throw wrong() }
+            return .integer(flag ? 1 : 0)
+        case .double, .float, .decimal:
+            guard case .number(let number) = value, let double = number.double else { throw wrong() }
+            return .real(double)
+        case .string, .uri:
+            guard let text = value.string else { throw wrong() }
+            return .text(text)
+        case .date:
+            if case .number(let number) = value, let seconds = number.double { return .real(seconds) }
+            guard let text = value.string, let seconds = CoreDataDate.secondsSince2001(iso8601: text) else { throw wrong() }
+            return .real(seconds)
+        case .uuid:
+            guard let text = value.string, let uuid = UUID(uuidString: text) else { throw wrong() }
+            return .blob(withUnsafeBytes(of: uuid.uuid) { Data($0) })
+        case .binary:
+            guard let text = value.string, let bytes = Data(base64Encoded: text) else {
+                throw CoreDataReadError(.badRecord("binary is written back from base64 text only (external data references are not yet)"), at: location)
+            }
+            return .blob(bytes)
+        default:
+            throw CoreDataReadError(.badRecord("\(attribute.type.rawValue) values are not written back yet"), at: location)
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import FerryCoreData
+import FerryModel
+import Foundation
+
+extension Ferry {
+    struct Load: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write records in `ferry dump`'s form as a new Core Data store for a model (experimental).",
+            discussion: """
+                Reads the <Entity>.ndjson files `ferry dump -o DIR` writes (or records made the same way, to \
+                prepopulate an app's store) and writes a new SQLite store laid out as Core Data lays it out for the \
+                model version: its tables, indexes, Z_PRIMARYKEY and Z_METADATA, with entity version hashes computed \
+                from the XML. Records keep their pk; relationships are given by the records' ids. The store appears \
+                whole or not at all, and an existing file is never written over. Experimental: that Core Data opens \
+                such a store as its own is not yet confirmed on macOS. Format: Formats/coredata-store-writing.md.
+
+                Example:
+                  ferry dump Model.sqlite --model Model.xcdatamodeld -o records/
+                  ferry load records/ --model Model.xcdatamodeld --to New.sqlite
+                """)
+
+        @Argument(help: "The folder of <Entity>.ndjson files.", completion: .directory)
+        var directory: String
+
+        @Option(help: ArgumentHelp("The model to write the store for (.xcdatamodeld, .xcdatamodel, contents, .momd).", valueName: "model"),
+                completion: .file())
+        var model: String
+
+        @Option(name: .customLong("version"), help: ArgumentHelp("This version of the model; by default its current one.", valueName: "name"))
+        var versionName: String?
+
+        @Option(help: ArgumentHelp("The new store; it must not exist.", valueName: "store"), completion: .file())
+        var to: String
+
+        func run() throws {
+            let bundle = try ModelBundle.opening(model)
+            let counts = try CoreDataDumpLoader(model: try bundle.model(version: versionName)).load(from: directory, to: to)
+            let total = counts.values.reduce(0, +)
+            Console.error("ferry: \(total) records of \(counts.count) entities written to \(to)")
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import FerryCoreData
+import FerryModel
+import FerryTestSupport
+import Foundation
+import GRDB
+import Testing
+
+/// `dump -o DIR`, then ``CoreDataDumpLoader`` into a new store, then `dump` again: the same
+/// records, byte for byte, on the repository's Gallery store and on every corpus store whose
+/// values can be written back; bad records are named and leave nothing.
+@Suite struct DumpLoadTests {
+    static let galleryStore = TestPaths.packageRoot.appendingPathComponent("Tests/Fixtures/SQLMapping/Gallery.sqlite").path
+    static let galleryModel = TestPaths.packageRoot.appendingPathComponent("Tests/Fixtures/SQLMapping/Gallery.xcdatamodeld").path
+
+    /// Each `<Entity>.ndjson` file's bytes.
+    static func dumped(_ store: String, model: String, into directory: String) throws -> [String: Data] {
+        let reader = try CoreDataStoreReader(path: store, model: model)
+        _ = try CoreDataStoreDump().write(reader, toDirectory: directory)
+        return try Dictionary(uniqueKeysWithValues: FileManager.default.contentsOfDirectory(atPath: directory).map {
+            ($0, try Data(contentsOf: URL(fileURLWithPath: (directory as NSString).appendingPathComponent($0))))
+        })
+    }
+
+    static func roundTrip(_ store: String, model modelPath: String, in directory: TemporaryDirectory) throws -> (before: [String: Data], after: [String: Data]) {
+        let first = directory.url.appendingPathComponent("first").path, second = directory.url.appendingPathComponent("second").path
+        let before = try dumped(store, model: modelPath, into: first)
+        let reader = try CoreDataStoreReader(path: store, model: modelPath)
+        let framework = reader.metadata.frameworkVersion.flatMap { Int($0) } ?? CoreDataStoreWriter.defaultFrameworkVersion
+        let loaded = directory.url.appendingPathComponent("loaded.sqlite").path
+        _ = try CoreDataDumpLoader(model: reader.model, frameworkVersion: framework).load(from: first, to: loaded)
+        return (before, try dumped(loaded, model: modelPath, into: second))
+    }
+
+    @Test func theGalleryStoreDumpsTheSameAfterLoading() throws {
+        let (before, after) = try Self.roundTrip(Self.galleryStore, model: Self.galleryModel, in: TemporaryDirectory())
+        #expect(before.count >= 6)
+        #expect(after == before)
+    }
+
+    /// 12 of the 15 go back whole; Wire's three later stores hold external data references
+    /// (their files are not in the corpus), which are refused, named, as not written back yet.
+    @Test(arguments: SQLLayoutCorpusTests.storesWithModels)
+    func aCorpusStoreDumpsTheSameAfterLoading(_ store: CorpusStore) throws {
+        let directory = TemporaryDirectory()
+        do {
+            let (before, after) = try Self.roundTrip(store.storePath, model: store.modelPath, in: directory)
+            #expect(after == before, "\(store.testDescription)")
+        } catch let error as CoreDataReadError {
+            // What cannot be written back yet is named with its record and field.
+            guard case .badRecord(let reason) = error.kind else { throw error }
+            let model = try CoreDataStoreReader(path: store.storePath, model: store.modelPath).model
+            #expect(model.entities.contains { $0.attributes.contains { $0.allowsExternalBinaryDataStorage || $0.type == .transformable } },
+                    "\(store.testDescription): only external data and Transformables are not written back")
+            #expect(reason.contains("not written back yet") || reason.contains("base64 text only"), "\(store.testDescription): \(error)")
+            #expect(error.location.key != nil && error.location.field != nil)
+            #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("loaded.sqlite").path))
+        }
+    }
+
+    func badLoad(_ lines: [String]) throws -> (error: CoreDataReadError?, left: [String]) {
+        let directory = TemporaryDirectory()
+        let records = directory.url.appendingPathComponent("records").path
+        try FileManager.default.createDirectory(atPath: records, withIntermediateDirectories: true)
+        try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: records + "/Room.ndjson"))
+        let model = try ModelBundle(at: Self.galleryModel).currentModel()
+        var caught: CoreDataReadError?
+        do {
+            _ = try CoreDataDumpLoader(model: model).load(from: records, to: directory.url.appendingPathComponent("out.sqlite").path)
+        } catch let error as CoreDataReadError {
+            caught = error
+        }
+        return (caught, StoreFixtures.listing(directory.path).filter { !$0.hasPrefix("records") })
+    }
+
+    @Test(arguments: [
+        (#"{"entity":"Room","id":"r1","values":{"gallery":"g9"}}"#, "record 1: id r1: field \"gallery\": links to g9, which no record has"),
+        (#"{"entity":"Room","id":"r1","values":{}}"# + "\n" + #"{"entity":"Room","id":"r1","values":{}}"#, "record 2: id r1: a second record with this id"),
+        (#"{"entity":"Room","id":"r1","values":{"label":7}}"#, "record 1: id r1: field \"label\": label is a String attribute; the record holds a JSON number"),
+        (#"{"entity":"Room","id":"r1","values":{"colour":"red"}}"#, "field \"colour\": Room has no attribute or relationship of this name"),
+        (#"{"entity":"Room","id":"r1","pk":3,"values":{}}"# + "\n" + #"{"entity":"Room","id":"r2","pk":3,"values":{}}"#, "id r2: pk 3 is also record r1's"),
+        (#"{"entity":"Message","id":"m1","values":{}}"#, "id m1: no entity \"Message\" that can have objects"),
+        (#"{"entity":"Room","id":"r1","#, "record 1: not JSON"),
+    ])
+    func aBadRecordIsNamedAndLeavesNothing(_ text: String, _ expected: String) throws {
+        let (error, left) = try badLoad(text.components(separatedBy: "\n"))
+        #expect(error.map { "\($0)" }?.contains(expected) == true, "\(String(describing: error))")
+        #expect(left == [], "no store and no temporary file")
+    }
+
+    @Test func datesGoBackToTheSecond() throws {
+        for text in ["2001-01-01T00:00:00Z", "2017-09-12T07:33:08.940283Z", "0001-01-01T00:00:00Z", "9999-12-31T23:59:59Z", "1969-07-20T20:17:40Z"] {
+            let seconds = try #require(CoreDataDate.secondsSince2001(iso8601: text))
+            #expect(CoreDataDate.iso8601(secondsSince2001: seconds) == text)
+        }
+        for text in ["2017-13-01T00:00:00Z", "2017-09-12 07:33:08Z", "2017-09-12T07:33:08", "2017-09-12T07:33:08.Z", "yesterday"] {
+            #expect(CoreDataDate.secondsSince2001(iso8601: text) == nil, "\(text)")
+        }
+    }
+}
