@@ -1,0 +1,38 @@
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// `ferry dump -o DIR` then `ferry load DIR --model M --to NEW` from the command line: the new
+/// store dumps the same records; a bad record and a taken path get their exit statuses.
+@Suite struct LoadCommandTests {
+    let directory = TemporaryDirectory("ferry-cli-load")
+    static let model = TestPaths.corpus.appendingPathComponent(
+        "coredata-sqlite/02__wibosco__CoreDataMigration-Example/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld").path
+    static let store = TestPaths.files(under: TestPaths.corpus.appendingPathComponent("coredata-sqlite")) { $0.hasSuffix("_WAL.sqlite") }.first ?? ""
+
+    func path(_ name: String) -> String { directory.url.appendingPathComponent(name).path }
+
+    @Test func aDumpLoadsIntoAStoreThatDumpsTheSame() throws {
+        #expect(try ferry("dump", Self.store, "--model", Self.model, "-o", path("records")).status == 0)
+        let load = try ferry("load", path("records"), "--model", Self.model, "--to", path("New.sqlite"))
+        #expect(load.status == 0, "\(load.stderr)")
+        #expect(load.stderr.contains("records of") && load.stderr.contains("written to \(path("New.sqlite"))"))
+        let before = try ferry("dump", Self.store, "--model", Self.model)
+        let after = try ferry("dump", path("New.sqlite"), "--model", Self.model)
+        #expect(after.status == 0 && !after.stdout.isEmpty && after.stdout == before.stdout)
+        #expect(after.stderr.contains("version CoreDataMigration_Example 4"), "\(after.stderr)")
+
+        let again = try ferry("load", path("records"), "--model", Self.model, "--to", path("New.sqlite"))
+        #expect(again.status == 73 && again.stderr.contains("exists; a new store is never written over a file"), "\(again.stderr)")
+    }
+
+    @Test func aBadRecordExitsWith65AndLeavesNothing() throws {
+        let records = path("bad")
+        try FileManager.default.createDirectory(atPath: records, withIntermediateDirectories: true)
+        try Data(#"{"entity":"Post","id":"p1","values":{"color":"Color/p9"}}"#.utf8).write(to: URL(fileURLWithPath: records + "/Post.ndjson"))
+        let result = try ferry("load", records, "--model", Self.model, "--to", path("Bad.sqlite"))
+        #expect(result.status == 65)
+        #expect(result.stderr == "ferry: error: \(records)/Post.ndjson: record 1: id p1: field \"color\": links to Color/p9, which no record has\n")
+        #expect(!FileManager.default.fileExists(atPath: path("Bad.sqlite")))
+    }
+}
