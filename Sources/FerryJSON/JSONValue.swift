@@ -66,6 +66,16 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// A double written so that it reads back as one: with a fraction or an exponent (`5.0`, not
+    /// `5`), for forms that keep SQLite's REAL apart from INTEGER.
+    public init(real value: Double) {
+        precondition(value.isFinite, "JSON has no literal for \(value)")
+        text = value.description
+    }
+
+    /// Whether the text has a fraction or an exponent.
+    public var isReal: Bool { text.contains { $0 == "." || $0 == "e" || $0 == "E" } }
+
     public var description: String { text }
     public var double: Double? { Self.shortDecimal(text) ?? Double(text) }
 

@@ -69,6 +69,8 @@ extension CoreDataDate {
               let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
               let minute = number(14, 2), let second = number(17, 2), year >= 1, (1...12).contains(month), (1...31).contains(day),
               hour < 24, minute < 60, second < 60 else { return nil }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        guard day <= [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] else { return nil }
         var fraction = 0.0
         if bytes.count > 20 {
             guard bytes[19] == UInt8(ascii: "."), (1...9).contains(bytes.count - 21), let digits = number(20, bytes.count - 21) else { return nil }

@@ -12,10 +12,13 @@ public struct CoreDataStoreDump {
 
     public var format: Format
     public var entity: String?
+    /// Values as stored, with `Z_OPT` and orders, for `ferry load` to write back row for row.
+    public var lossless: Bool
 
-    public init(format: Format = .ndjson, entity: String? = nil) {
+    public init(format: Format = .ndjson, entity: String? = nil, lossless: Bool = false) {
         self.format = format
         self.entity = entity
+        self.lossless = lossless
     }
 
     /// Streams every record to `sink`, in entity then primary-key order.
@@ -26,7 +29,7 @@ public struct CoreDataStoreDump {
         var writer = JSONWriter(sortedKeys: true)
         var first = true
         if format == .json { try sink(Array("{\"format\":\"ferry.dump/1\",\"store\":".utf8) + Self.string(reader.path) + Array(",\"records\":[".utf8)) }
-        let warnings = try reader.forEachRecord(entity: entity) { record in
+        let warnings = try reader.forEachRecord(entity: entity, lossless: lossless) { record in
             writer.reset()
             if format == .json && !first { writer.appendRaw(",") }
             writer.write(record.json)
@@ -55,19 +58,46 @@ public struct CoreDataStoreDump {
             for mapping in reader.mapping.entities where entity == nil || mapping.entity.name == entity {
                 guard mapping.number != nil else { continue }
                 let name = mapping.entity.name
+                guard "\(Self.safeFileName(name)).\(format.rawValue)" != Self.storeFileName else {
+                    throw OutputError(path: directory, reason: "an entity named \(name) would take the name of \(Self.storeFileName)")
+                }
                 let file = try AtomicFile(path: URL(fileURLWithPath: directory).appendingPathComponent("\(Self.safeFileName(name)).\(format.rawValue)").path)
                 files[name] = file
-                let single = CoreDataStoreDump(format: format, entity: name)
+                let single = CoreDataStoreDump(format: format, entity: name, lossless: lossless)
                 let result = try single.write(reader) { bytes in try file.write(copy bytes) }
                 counts[name] = result.counts[name] ?? 0
                 allWarnings.merge(result.warnings, uniquingKeysWith: +)
             }
+            var description = try AtomicFile(path: URL(fileURLWithPath: directory).appendingPathComponent(Self.storeFileName).path)
+            files[""] = description
+            try description.write(Array((JSONWriter.string(storeDescription(reader), sortedKeys: true, pretty: true) + "\n").utf8))
             for name in files.keys.sorted() { try files[name]!.commit() }
         } catch {
             for file in files.values { file.discard() }
             throw error
         }
         return (counts, allWarnings)
+    }
+
+    /// The file beside the records that says what they were read from (`ferry load` takes its
+    /// version, framework version, identifier and each entity's `Z_MAX`).
+    public static let storeFileName = "_store.json"
+
+    func storeDescription(_ reader: CoreDataStoreReader) -> JSONValue {
+        let entities = reader.schema.entities.filter { $0.number < 16_000 }.map { entry -> JSONValue in
+            .object(JSONObject([("name", .string(entry.name)), ("number", .integer(entry.number)),
+                                ("superNumber", .integer(entry.superNumber)), ("maximumPrimaryKey", .integer(entry.maximumPrimaryKey))]))
+        }
+        return .object(JSONObject([
+            ("format", "ferry.dump-store/1"),
+            ("store", .string(reader.path)),
+            ("version", reader.versionMatch?.version.map { .string($0) } ?? .null),
+            ("frameworkVersion", reader.metadata.frameworkVersion.flatMap { Int($0) }.map { .integer($0) } ?? .null),
+            ("versionIdentifiers", .array(reader.metadata.versionIdentifiers.map { .string($0) })),
+            ("storeUUID", reader.metadata.storeUUID.map { .string($0) } ?? .null),
+            ("lossless", .bool(lossless)),
+            ("entities", .array(entities)),
+        ]))
     }
 
     /// Entity names are identifiers, but a store may say anything: keep file names tame.

@@ -29,9 +29,16 @@ public struct CoreDataRecord: Sendable {
     public var primaryKey: Int64
     /// Attributes by name, relationships as ids (to-many as arrays, in order when ordered).
     public var values: JSONObject
+    /// Read losslessly: `Z_OPT`, and the `Z_FOK_` values of ordered to-manys beside their ids.
+    public var lossless: (optimisticLock: Int64?, orders: JSONObject)?
 
     public var json: JSONValue {
-        ["entity": .string(entity), "id": .string(id), "pk": .integer(primaryKey), "values": .object(values)]
+        var object = JSONObject([("entity", .string(entity)), ("id", .string(id)), ("pk", .integer(primaryKey)), ("values", .object(values))])
+        if let lossless {
+            object["opt"] = lossless.optimisticLock.map { .integer($0) } ?? .null
+            if !lossless.orders.members.isEmpty { object["orders"] = .object(lossless.orders) }
+        }
+        return .object(object)
     }
 }
 
@@ -204,11 +211,12 @@ public final class CoreDataStoreReader: @unchecked Sendable {
     /// - Throws: ``CoreDataReadError`` for damaged rows or unknown entities, or what `body` throws.
     /// - Returns: warnings met on the way (unknown archived classes, missing external files…), with counts.
     @discardableResult
-    public func forEachRecord(entity entityName: String? = nil, _ body: (CoreDataRecord) throws -> Void) throws -> [String: Int] {
+    /// - Parameter lossless: values as stored (``StoreCell/losslessJSON``), with `Z_OPT` and orders.
+    public func forEachRecord(entity entityName: String? = nil, lossless: Bool = false, _ body: (CoreDataRecord) throws -> Void) throws -> [String: Int] {
         if let entityName, mapping.entity(named: entityName) == nil {
             throw CoreDataReadError(.unknownEntity(entityName, available: mapping.entities.map(\.entity.name)), file: path)
         }
-        return try forEachRecord(of: entityName.map { [$0] }, body)
+        return try forEachRecord(of: entityName.map { [$0] }, lossless: lossless, body)
     }
 
     /// Calls `body` for every object of `entities` (all when nil), streaming: one row at a time,
@@ -219,8 +227,9 @@ public final class CoreDataStoreReader: @unchecked Sendable {
     ///   - typed: rows of one entity offered typed first (``TypedRows``); those it takes do not reach `body`.
     @discardableResult
     public func forEachRecord(of entities: Set<String>?, omittingRelationshipsTo omitted: Set<String> = [], typed: TypedRows? = nil,
-                              _ body: (CoreDataRecord) throws -> Void) throws -> [String: Int] {
+                              lossless: Bool = false, _ body: (CoreDataRecord) throws -> Void) throws -> [String: Int] {
         var walker = RecordWalker(reader: self)
+        walker.lossless = lossless
         try file.read { db in
             for entity in mapping.entities where entities?.contains(entity.entity.name) ?? true {
                 try walker.walk(entity, omitting: { omitted.contains($0.destinationEntity ?? "") }, typed: typed, db: db, body: body)

@@ -9,6 +9,8 @@ import GRDB
 struct RecordWalker {
     let reader: CoreDataStoreReader
     var decoder: CoreDataValueDecoder
+    /// Values as stored, with `Z_OPT` and the orders of ordered to-manys.
+    var lossless = false
     private var identifiers: RecordIdentifiers
 
     init(reader: CoreDataStoreReader) {
@@ -63,6 +65,8 @@ struct RecordWalker {
             columns.append("t." + SQLName.quoted(column))
             return columns.count - 1
         }
+        let optimisticLock = lossless ? columns.count : nil
+        if lossless { columns.append("t.Z_OPT") }
         // Typed rows: positions of the cells and to-ones asked for, when the entity has them all.
         let typed = typed.flatMap { typed -> (TypedRows, [Int], [Int])? in
             guard typed.entity == entity.entity.name, toMany.isEmpty else { return nil }
@@ -87,15 +91,23 @@ struct RecordWalker {
             }
             var values = JSONObject()
             for (index, (attribute, _)) in attributes.enumerated() {
-                values[attribute.name] = decoder.decode(row[index + 1] as DatabaseValue, as: attribute, entity: entity.entity.name)
+                values[attribute.name] = lossless ? StoreCell(row[index + 1]).losslessJSON
+                    : decoder.decode(row[index + 1] as DatabaseValue, as: attribute, entity: entity.entity.name)
             }
             for key in foreignKeys {
                 values[key.name] = try target(of: key, in: row, table: table, primaryKey: primaryKey).map { .string($0) } ?? .null
             }
+            var orders = JSONObject()
             for relationship in toMany {
-                values[relationship.name] = .array(try related(primaryKey, storage: relationship.storage, db: db).map { .string($0) })
+                let listed = try related(primaryKey, storage: relationship.storage, db: db)
+                values[relationship.name] = .array(listed.map { .string($0.id) })
+                if lossless, Self.orderColumn(of: relationship.storage) != nil {
+                    orders[relationship.name] = .array(listed.map { $0.order.losslessJSON })
+                }
             }
-            try body(CoreDataRecord(entity: entity.entity.name, id: id, primaryKey: primaryKey, values: values))
+            var record = CoreDataRecord(entity: entity.entity.name, id: id, primaryKey: primaryKey, values: values)
+            if let optimisticLock { record.lossless = (StoreValue.integer(row[optimisticLock]), orders) }
+            try body(record)
         }
     }
 
@@ -115,20 +127,28 @@ struct RecordWalker {
         return identifiers.identifier(of: target, entityNumber: targetNumber, fallback: key.destination, uuid: key.uuid.map { row[$0] }, table: key.table)
     }
 
-    /// Ids of the objects a to-many relationship holds for one source row.
-    private mutating func related(_ source: Int64, storage: RelationshipStorage, db: Database) throws -> [String] {
+    private static func orderColumn(of storage: RelationshipStorage) -> String? {
+        switch storage {
+        case .inverseForeignKey(_, _, let order), .joinTable(_, _, _, let order, _): return order
+        default: return nil
+        }
+    }
+
+    /// Ids of the objects a to-many relationship holds for one source row, in order, each with
+    /// its stored `Z_FOK_` value where the relationship is ordered.
+    private mutating func related(_ source: Int64, storage: RelationshipStorage, db: Database) throws -> [(id: String, order: StoreCell)] {
         let sql: String
         let table: String
         switch storage {
         case .inverseForeignKey(let destination, let column, let order):
             table = destination
             let uuid = identifiers.uuidColumn(ofTable: table).map(SQLName.quoted) ?? "NULL"
-            sql = "SELECT Z_PK, Z_ENT, \(uuid) FROM \(SQLName.quoted(table)) WHERE \(SQLName.quoted(column)) = ? ORDER BY \(order.map(SQLName.quoted) ?? "Z_PK"), Z_PK"
+            sql = "SELECT Z_PK, Z_ENT, \(uuid), \(order.map(SQLName.quoted) ?? "NULL") FROM \(SQLName.quoted(table)) WHERE \(SQLName.quoted(column)) = ? ORDER BY \(order.map(SQLName.quoted) ?? "Z_PK"), Z_PK"
         case .joinTable(let join, let sourceColumn, let destinationColumn, let order, let destinationTable):
             table = destinationTable
             let uuid = identifiers.uuidColumn(ofTable: table).map { "d." + SQLName.quoted($0) } ?? "NULL"
             sql = """
-                SELECT j.\(SQLName.quoted(destinationColumn)), d.Z_ENT, \(uuid) FROM \(SQLName.quoted(join)) j \
+                SELECT j.\(SQLName.quoted(destinationColumn)), d.Z_ENT, \(uuid), \(order.map { "j." + SQLName.quoted($0) } ?? "NULL") FROM \(SQLName.quoted(join)) j \
                 LEFT JOIN \(SQLName.quoted(destinationTable)) d ON d.Z_PK = j.\(SQLName.quoted(destinationColumn)) \
                 WHERE j.\(SQLName.quoted(sourceColumn)) = ? ORDER BY \(order.map { "j." + SQLName.quoted($0) } ?? "j." + SQLName.quoted(destinationColumn))
                 """
@@ -141,8 +161,8 @@ struct RecordWalker {
                 throw CoreDataReadError(.corruptStore("\(Self.describe(storage)), row for Z_PK \(source): \(row[0] as DatabaseValue) is not a row number"),
                                         file: reader.path)
             }
-            return identifiers.identifier(of: key, entityNumber: StoreValue.integer(row[1]).flatMap { Int(exactly: $0) }, fallback: nil,
-                                          uuid: row[2], table: table)
+            return (identifiers.identifier(of: key, entityNumber: StoreValue.integer(row[1]).flatMap { Int(exactly: $0) }, fallback: nil,
+                                           uuid: row[2], table: table), StoreCell(row[3]))
         }
     }
 

@@ -1,3 +1,4 @@
+import FerryJSON
 import Foundation
 import GRDB
 
@@ -17,6 +18,37 @@ public enum StoreCell: Sendable, Equatable {
         case .double(let number): self = .real(number)
         case .string(let text): self = .text(text)
         case .blob(let bytes): self = .blob(bytes)
+        }
+    }
+
+    /// The cell in `ferry dump --lossless`'s form: integers and text as they are, reals with a
+    /// fraction or exponent (a NaN or infinity as `{"real": "nan"}`), blobs as `{"base64": …}`.
+    public var losslessJSON: JSONValue {
+        switch self {
+        case .null: return .null
+        case .integer(let value): return .integer(value)
+        case .real(let value): return value.isFinite ? .number(JSONNumber(real: value)) : .object(JSONObject([("real", .string("\(value)"))]))
+        case .text(let value): return .string(value)
+        case .blob(let value): return .object(JSONObject([("base64", .string(value.base64EncodedString()))]))
+        }
+    }
+
+    /// A cell from its lossless JSON form; nil for anything else.
+    public init?(losslessJSON value: JSONValue) {
+        switch value {
+        case .null: self = .null
+        case .string(let text): self = .text(text)
+        case .number(let number):
+            if number.isReal, let double = number.double { self = .real(double) } else if let integer = number.int64 { self = .integer(integer) } else { return nil }
+        case .object(let object):
+            if let base64 = object["base64"]?.string, object.members.count == 1, let data = Data(base64Encoded: base64) {
+                self = .blob(data)
+            } else if let text = object["real"]?.string, object.members.count == 1, let double = Double(text), !double.isFinite {
+                self = .real(double)
+            } else {
+                return nil
+            }
+        default: return nil
         }
     }
 

@@ -17,6 +17,7 @@ extension Ferry {
                   ferry dump Model.sqlite --model Model.xcdatamodeld > records.ndjson
                   ferry dump Model.sqlite --entity Post --format json -o out/
                   ferry dump Model.sqlite --history > changes.ndjson
+                  ferry dump Model.sqlite --model Model.xcdatamodeld --lossless -o records/
                 """)
 
         @Argument(help: "The store: an SQLite file (its -wal, if any, is read too).", completion: .file())
@@ -42,6 +43,9 @@ extension Ferry {
         @Flag(help: "Write the store's persistent history instead: one object per change (type, entity, record, transaction author and time).")
         var history = false
 
+        @Flag(help: "Values as stored (dates as seconds since 2001, archives and binary as base64), with Z_OPT and orders: what `ferry load` writes back row for row.")
+        var lossless = false
+
         func validate() throws {
             if versionName != nil && model == nil { throw ValidationError("--version needs --model") }
             if history && (entity != nil || output != nil) { throw ValidationError("--history writes to standard output and takes no --entity") }
@@ -52,7 +56,7 @@ extension Ferry {
             Console.warn(reader.notes)
             Console.error("ferry: schema from \(reader.schemaSource)" + (reader.versionMatch?.version.map { "; version \($0)" } ?? ""))
             if history { return try writeHistory(reader) }
-            let dump = CoreDataStoreDump(format: format.storeFormat, entity: entity)
+            let dump = CoreDataStoreDump(format: format.storeFormat, entity: entity, lossless: lossless)
             let result: (counts: [String: Int], warnings: [String: Int])
             if let output {
                 result = try dump.write(reader, toDirectory: output)
