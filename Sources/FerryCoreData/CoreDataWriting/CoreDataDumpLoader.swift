@@ -14,11 +14,44 @@ import Foundation
 /// values Ferry cannot write back yet (decoded Transformables, external data references).
 public struct CoreDataDumpLoader {
     public let model: DataModel
-    public var frameworkVersion: Int
+    /// The framework version to claim; by default the dumped store's (its `_store.json`), else
+    /// ``CoreDataStoreWriter/defaultFrameworkVersion``.
+    public var frameworkVersion: Int?
 
-    public init(model: DataModel, frameworkVersion: Int = CoreDataStoreWriter.defaultFrameworkVersion) {
+    public init(model: DataModel, frameworkVersion: Int? = nil) {
         self.model = model
         self.frameworkVersion = frameworkVersion
+    }
+
+    /// What `ferry dump -o` says of the store beside the records (`_store.json`), when it is there.
+    public struct DumpedStore: Sendable {
+        public var version: String?
+        public var frameworkVersion: Int?
+        public var versionIdentifier: String?
+        /// Values as stored, with `Z_OPT` and orders (`ferry dump --lossless`).
+        public var lossless: Bool
+        /// Each entity's `Z_MAX`.
+        public var highestKeys: [String: Int64]
+
+        /// - Throws: ``CoreDataReadError`` when the file is there but is not such a description.
+        public init?(directory: String) throws {
+            let path = (directory as NSString).appendingPathComponent(CoreDataStoreDump.storeFileName)
+            guard let data = FileManager.default.contents(atPath: path) else { return nil }
+            guard let object = try? JSONReader().read(Array(data)).object, object["format"]?.string == "ferry.dump-store/1" else {
+                throw CoreDataReadError(.badRecord("not a ferry.dump-store/1 description"), file: path)
+            }
+            version = object["version"]?.string
+            if case .number(let number)? = object["frameworkVersion"] { frameworkVersion = number.int64.flatMap { Int(exactly: $0) } }
+            versionIdentifier = object["versionIdentifiers"]?.array?.first?.string
+            lossless = object["lossless"]?.bool ?? false
+            var keys: [String: Int64] = [:]
+            for entry in object["entities"]?.array ?? [] {
+                guard let name = entry.object?["name"]?.string, case .number(let number)? = entry.object?["maximumPrimaryKey"],
+                      let highest = number.int64 else { continue }
+                keys[name] = highest
+            }
+            highestKeys = keys
+        }
     }
 
     struct Record {
@@ -26,36 +59,42 @@ public struct CoreDataDumpLoader {
         var id: String
         var primaryKey: Int64?
         var values: JSONObject
+        var optimisticLock: Int64?
+        var orders: JSONObject
         var location: RecordLocation
     }
 
     /// Writes the store; returns the objects written per entity.
     public func load(from directory: String, to path: String, storeUUID: String = UUID().uuidString) throws -> [String: Int] {
+        let dumped = try DumpedStore(directory: directory)
+        let lossless = dumped?.lossless ?? false
+        let framework = frameworkVersion ?? dumped?.frameworkVersion ?? CoreDataStoreWriter.defaultFrameworkVersion
         var records = try read(directory)
-        let layout = CoreDataSQLLayout(model: model, frameworkVersion: frameworkVersion)
+        let layout = CoreDataSQLLayout(model: model, frameworkVersion: framework)
         var keys: [String: (entity: String, primaryKey: Int64)] = [:]
         try assignKeys(&records, layout: layout, keys: &keys)
-        let writer = try CoreDataStoreWriter(creating: path, model: model, frameworkVersion: frameworkVersion)
+        let writer = try CoreDataStoreWriter(creating: path, model: model, frameworkVersion: framework, identifier: dumped?.versionIdentifier)
         var counts: [String: Int] = [:]
         let byID = Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for record in records {
-            try insert(record, into: writer, keys: keys)
+            try insert(record, into: writer, keys: keys, lossless: lossless)
             counts[record.entity.name, default: 0] += 1
         }
-        for record in records { try link(record, into: writer, keys: keys, records: byID) }
-        try writer.finish(storeUUID: storeUUID)
+        var noInverseOwners: [String: String] = [:]
+        for record in records { try link(record, into: writer, keys: keys, records: byID, noInverseOwners: &noInverseOwners) }
+        try writer.finish(storeUUID: storeUUID, highestKeys: dumped?.highestKeys ?? [:])
         return counts
     }
 
     // MARK: Reading
 
     private func read(_ directory: String) throws -> [Record] {
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".ndjson") }.sorted()
-        } catch {
-            throw CoreDataReadError(.fileNotFound, file: directory)
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder) else { throw CoreDataReadError(.fileNotFound, file: directory) }
+        guard isFolder.boolValue, let listed = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
+            throw CoreDataReadError(.unreadable("not a folder of <Entity>.ndjson files"), file: directory)
         }
+        let names = listed.filter { $0.hasSuffix(".ndjson") }.sorted()
         guard !names.isEmpty else { throw CoreDataReadError(.badRecord("no <Entity>.ndjson files, as `ferry dump -o` writes"), file: directory) }
         var records: [Record] = []
         for name in names {
@@ -89,12 +128,18 @@ public struct CoreDataDumpLoader {
         }
         var primaryKey: Int64?
         if let pk = object["pk"], !pk.isNull {
-            guard case .number(let number) = pk, let value = number.int64, value > 0 else {
-                throw CoreDataReadError(.badRecord("\"pk\" is not a positive whole number"), at: here)
+            guard case .number(let number) = pk, let value = number.int64, (1...CoreDataStoreWriter.highestKey).contains(value) else {
+                throw CoreDataReadError(.badRecord("\"pk\" is not a whole number from 1 to \(CoreDataStoreWriter.highestKey)"), at: here)
             }
             primaryKey = value
         }
-        return Record(entity: entity, id: id, primaryKey: primaryKey, values: object["values"]?.object ?? JSONObject(), location: here)
+        if let values = object["values"], values.object == nil {
+            throw CoreDataReadError(.badRecord("\"values\" is not an object"), at: here)
+        }
+        var optimisticLock: Int64?
+        if case .number(let number)? = object["opt"] { optimisticLock = number.int64 }
+        return Record(entity: entity, id: id, primaryKey: primaryKey, values: object["values"]?.object ?? JSONObject(),
+                      optimisticLock: optimisticLock, orders: object["orders"]?.object ?? JSONObject(), location: here)
     }
 
     /// Keeps each record's `pk` (one table's keys must differ) and numbers the others after them.
@@ -121,7 +166,7 @@ public struct CoreDataDumpLoader {
 
     // MARK: Writing
 
-    private func insert(_ record: Record, into writer: CoreDataStoreWriter, keys: [String: (entity: String, primaryKey: Int64)]) throws {
+    private func insert(_ record: Record, into writer: CoreDataStoreWriter, keys: [String: (entity: String, primaryKey: Int64)], lossless: Bool) throws {
         var attributes: [String: StoreCell] = [:]
         var toOne: [String: (entity: String, primaryKey: Int64)] = [:]
         let attributeTypes = Dictionary(model.allAttributes(of: record.entity).map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
@@ -131,16 +176,24 @@ public struct CoreDataDumpLoader {
             here.field = member.key
             if let attribute = attributeTypes[member.key] {
                 guard writer.layout.column(ofAttribute: attribute.name, in: record.entity) != nil else { continue }
-                attributes[member.key] = try Self.cell(member.value, as: attribute, at: here)
+                if lossless {
+                    guard let cell = StoreCell(losslessJSON: member.value) else {
+                        throw CoreDataReadError(.badRecord("not a stored value in the lossless form (number, text, {\"base64\"} or null)"), at: here)
+                    }
+                    attributes[member.key] = cell
+                } else {
+                    attributes[member.key] = try Self.cell(member.value, as: attribute, at: here)
+                }
             } else if let relationship = relationships[member.key] {
                 guard !relationship.isToMany, !member.value.isNull else { continue }
-                toOne[member.key] = try target(member.value, keys: keys, at: here)
+                toOne[member.key] = try target(member.value, of: relationship, keys: keys, writer: writer, at: here)
             } else {
                 throw CoreDataReadError(.badRecord("\(record.entity.name) has no attribute or relationship of this name"), at: here)
             }
         }
         do {
-            try writer.insert(record.entity.name, primaryKey: record.primaryKey, attributes: attributes, toOne: toOne)
+            try writer.insert(record.entity.name, primaryKey: record.primaryKey, attributes: attributes, toOne: toOne,
+                              optimisticLock: record.optimisticLock ?? 1)
         } catch let error as CoreDataWriteError {
             throw CoreDataReadError(.badRecord(error.reason), at: record.location)
         }
@@ -149,7 +202,7 @@ public struct CoreDataDumpLoader {
     /// To-manys, once each: an ordered one's order on its destinations' to-one inverse; a join
     /// table from its first column's side, with both sides' orders; one without an inverse.
     private func link(_ record: Record, into writer: CoreDataStoreWriter, keys: [String: (entity: String, primaryKey: Int64)],
-                      records: [String: Record]) throws {
+                      records: [String: Record], noInverseOwners: inout [String: String]) throws {
         let pk = record.primaryKey ?? 0
         for relationship in model.allRelationships(of: record.entity) where relationship.isToMany {
             guard let listed = record.values[relationship.name], !listed.isNull else { continue }
@@ -158,22 +211,42 @@ public struct CoreDataDumpLoader {
             guard let ids = listed.array?.map({ $0.string }), !ids.contains(where: { $0 == nil }) else {
                 throw CoreDataReadError(.badRecord("a to-many relationship is an array of ids"), at: here)
             }
-            let targets = try ids.map { try target(.string($0 ?? ""), keys: keys, at: here) }
+            let targets = try ids.map { try target(.string($0 ?? ""), of: relationship, keys: keys, writer: writer, at: here) }
+            guard Set(ids).count == ids.count else { throw CoreDataReadError(.badRecord("an id is listed twice"), at: here) }
+            // Stored orders (lossless), else the listed order: 1, 2, …
+            let order = try Self.orders(record.orders[relationship.name], count: ids.count, at: here)
             do {
                 switch writer.layout.storage(ofRelationship: relationship.name, in: record.entity) {
-                case .inverseForeignKey(_, _, .some) where relationship.inverseName != nil:
+                case .inverseForeignKey(_, _, let orderColumn) where relationship.inverseName != nil:
+                    // The destinations' to-ones hold the link; an ordered list gives their order.
+                    try checkListedBack(ids, by: record, through: relationship, asList: false, records: records, at: here)
+                    guard orderColumn != nil else { continue }
                     for (index, target) in targets.enumerated() {
-                        try writer.setOrder(target.entity, primaryKey: target.primaryKey, inverse: relationship.inverseName ?? "", order: Int64(index + 1))
+                        try writer.setOrder(target.entity, primaryKey: target.primaryKey, inverse: relationship.inverseName ?? "", order: order[index])
                     }
                 case .inverseForeignKey(_, _, nil) where relationship.inverseName == nil:
+                    for id in ids {
+                        let key = "\(relationship.name) \(id ?? "")"
+                        if let other = noInverseOwners[key] {
+                            throw CoreDataReadError(.badRecord("lists \(id ?? ""), which \(other) lists too; an object has one owner here"), at: here)
+                        }
+                        noInverseOwners[key] = record.id
+                    }
                     try writer.link(record.entity.name, primaryKey: pk, relationship.name, to: targets.map(\.primaryKey))
                 case .joinTable(let table, let source, _, _, _) where writer.layout.table(named: table)?.columns.first?.name == source:
                     // This record's place in each destination's list of the inverse, when that is ordered.
-                    let inverseOrder: [Int64] = ids.map { id in
-                        let theirs = relationship.inverseName.flatMap { records[id ?? ""]?.values[$0]?.array } ?? []
-                        return Int64((theirs.firstIndex { $0.string == record.id } ?? theirs.count) + 1)
+                    let inverseOrder: [Int64?] = try ids.map { id in
+                        guard let inverse = relationship.inverseName, let theirs = records[id ?? ""] else { return 1 }
+                        let listed = theirs.values[inverse]?.array ?? []
+                        let place = listed.firstIndex { $0.string == record.id } ?? listed.count
+                        let stored = try Self.orders(theirs.orders[inverse], count: listed.count, at: theirs.location)
+                        return place < stored.count ? stored[place] : Int64(place) + 1
                     }
-                    try writer.link(record.entity.name, primaryKey: pk, relationship.name, to: targets.map(\.primaryKey), inverseOrder: inverseOrder)
+                    try writer.link(record.entity.name, primaryKey: pk, relationship.name, to: targets.map(\.primaryKey), order: order,
+                                    inverseOrder: inverseOrder)
+                case .joinTable:
+                    // The other side writes the rows; it must list what this side lists.
+                    try checkListedBack(ids, by: record, through: relationship, asList: true, records: records, at: here)
                 default:
                     break
                 }
@@ -183,10 +256,43 @@ public struct CoreDataDumpLoader {
         }
     }
 
-    private func target(_ value: JSONValue, keys: [String: (entity: String, primaryKey: Int64)], at location: RecordLocation) throws -> (entity: String, primaryKey: Int64) {
+    /// A to-many's `Z_FOK_` values: as the record's `orders` give them, else 1, 2, … as listed.
+    private static func orders(_ given: JSONValue?, count: Int, at location: RecordLocation) throws -> [Int64?] {
+        guard let given, !given.isNull else { return (0..<count).map { Int64($0) + 1 } }
+        guard let values = given.array, values.count == count else {
+            throw CoreDataReadError(.badRecord("\"orders\" of a relationship has one value per id listed"), at: location)
+        }
+        return try values.map { value in
+            if value.isNull { return nil }
+            guard case .number(let number) = value, let order = number.int64 else {
+                throw CoreDataReadError(.badRecord("an order is a whole number"), at: location)
+            }
+            return order
+        }
+    }
+
+    private func target(_ value: JSONValue, of relationship: RelationshipDescription, keys: [String: (entity: String, primaryKey: Int64)],
+                        writer: CoreDataStoreWriter, at location: RecordLocation) throws -> (entity: String, primaryKey: Int64) {
         guard let id = value.string else { throw CoreDataReadError(.badRecord("a relationship holds ids (text)"), at: location) }
         guard let key = keys[id] else { throw CoreDataReadError(.badRecord("links to \(id), which no record has"), at: location) }
+        guard let destination = relationship.destinationEntity, writer.isKind(key.entity, of: destination) else {
+            throw CoreDataReadError(.badRecord("links to \(id), a \(key.entity), where \(relationship.name) leads to \(relationship.destinationEntity ?? "nothing")"), at: location)
+        }
         return key
+    }
+
+    /// A to-many stored on the other side must agree with it: each object listed names this one
+    /// back (its to-one, or its own list), so that nothing listed is silently dropped.
+    private func checkListedBack(_ ids: [String?], by record: Record, through relationship: RelationshipDescription,
+                                 asList: Bool, records: [String: Record], at location: RecordLocation) throws {
+        guard let inverse = relationship.inverseName else { return }
+        for case let id? in ids {
+            let back = records[id]?.values[inverse]
+            let agrees = asList ? (back?.array?.contains { $0.string == record.id } ?? false) : back?.string == record.id
+            guard agrees else {
+                throw CoreDataReadError(.badRecord("lists \(id), whose \(inverse) does not name \(record.id) back"), at: location)
+            }
+        }
     }
 
     /// A value as Core Data stores an attribute of its type.
@@ -198,6 +304,11 @@ public struct CoreDataDumpLoader {
         switch attribute.type {
         case .integer16, .integer32, .integer64:
             guard case .number(let number) = value, let integer = number.int64 else { throw wrong() }
+            let range: ClosedRange<Int64> = attribute.type == .integer16 ? Int64(Int16.min)...Int64(Int16.max)
+                : attribute.type == .integer32 ? Int64(Int32.min)...Int64(Int32.max) : Int64.min...Int64.max
+            guard range.contains(integer) else {
+                throw CoreDataReadError(.badRecord("\(integer) is outside \(attribute.type.rawValue)'s range"), at: location)
+            }
             return .integer(integer)
         case .boolean:
             guard let flag = value.bool else { throw wrong() }
@@ -210,7 +321,9 @@ public struct CoreDataDumpLoader {
             return .text(text)
         case .date:
             if case .number(let number) = value, let seconds = number.double { return .real(seconds) }
-            guard let text = value.string, let seconds = CoreDataDate.secondsSince2001(iso8601: text) else { throw wrong() }
+            guard let text = value.string, let seconds = CoreDataDate.secondsSince2001(iso8601: text) else {
+                throw CoreDataReadError(.badRecord("a date is YYYY-MM-DDTHH:MM:SS[.fraction]Z (UTC) or seconds since 2001"), at: location)
+            }
             return .real(seconds)
         case .uuid:
             guard let text = value.string, let uuid = UUID(uuidString: text) else { throw wrong() }

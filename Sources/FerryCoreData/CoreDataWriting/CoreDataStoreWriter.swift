@@ -7,8 +7,8 @@ import GRDB
 /// (`Formats/coredata-store-writing.md`): 4 KiB pages with incremental auto-vacuum, the
 /// statements of ``CoreDataSchemaSQL`` in their order, `Z_PRIMARYKEY` with each table's `Z_MAX`,
 /// and `Z_METADATA` with the property list Core Data writes (entity version hashes computed
-/// from the XML). The store appears whole at its path on ``finish(storeUUID:)`` or not at all;
-/// an existing file is never replaced.
+/// from the XML). The store appears whole at its path on ``finish(storeUUID:highestKeys:)`` or not
+/// at all; a file at the path, even one made while writing, is never replaced.
 ///
 /// Values go in as SQLite holds them (``StoreCell``): dates as seconds since 2001, UUIDs as 16
 /// bytes, Transformables as their archives. `Z_MODELCACHE` stays empty (see the Formats file).
@@ -38,7 +38,8 @@ public final class CoreDataStoreWriter {
     /// - Throws: ``CoreDataWriteError`` when the path exists or the file cannot be made.
     public init(creating path: String, model: DataModel, frameworkVersion: Int = defaultFrameworkVersion,
                 identifier: String? = nil, history: Bool = false) throws {
-        guard !FileManager.default.fileExists(atPath: path) else {
+        var status = stat()
+        guard lstat(path, &status) != 0 else {
             throw CoreDataWriteError(kind: .exists, file: path)
         }
         self.path = path
@@ -87,6 +88,9 @@ public final class CoreDataStoreWriter {
         }
         let key = primaryKey ?? (highestKeys[table] ?? 0) + 1
         let location = "\(entityName) Z_PK \(key)"
+        guard (1...Self.highestKey).contains(key) else {
+            throw CoreDataWriteError(kind: .refused("a key is a whole number from 1 to \(Self.highestKey)", record: location), file: path)
+        }
         var names = ["Z_PK", "Z_ENT", "Z_OPT"]
         var values: [DatabaseValue] = [key.databaseValue, number.databaseValue, optimisticLock.databaseValue]
         for (name, cell) in attributes.sorted(by: { $0.key < $1.key }) {
@@ -103,6 +107,10 @@ public final class CoreDataStoreWriter {
             guard let destinationNumber = layout.entityNumbers[destination.entity] else {
                 throw CoreDataWriteError(kind: .unknownEntity(destination.entity), file: path)
             }
+            let declared = model.allRelationships(of: entity).first { $0.name == name }?.destinationEntity
+            guard let declared, isKind(destination.entity, of: declared) else {
+                throw CoreDataWriteError(kind: .refused("\(name) leads to \(declared ?? "nothing"), not to \(destination.entity)", record: location), file: path)
+            }
             names.append(column)
             values.append(destination.primaryKey.databaseValue)
             if let entityColumn {
@@ -116,14 +124,27 @@ public final class CoreDataStoreWriter {
         return key
     }
 
+    /// Keys stay below half of Int64's range, so that `Z_MAX` always leaves Core Data a next one.
+    public static let highestKey = Int64.max / 2
+
+    /// Whether `entity` is `ancestor` or one of its sub-entities.
+    public func isKind(_ entity: String, of ancestor: String) -> Bool {
+        var current: String? = entity
+        while let name = current {
+            if name == ancestor { return true }
+            current = model.entity(named: name)?.parentName
+        }
+        return false
+    }
+
     /// Sets an object's place among the objects of an ordered to-many, through the `Z_FOK_`
     /// column of its to-one inverse `relationship`.
-    public func setOrder(_ entityName: String, primaryKey: Int64, inverse relationship: String, order: Int64) throws {
+    public func setOrder(_ entityName: String, primaryKey: Int64, inverse relationship: String, order: Int64?) throws {
         guard let entity = model.entity(named: entityName), let table = layout.entityTables[entityName],
               let column = layout.orderColumn(ofToOne: relationship, in: entity) else {
             throw CoreDataWriteError(kind: .unknownProperty(relationship, record: "\(entityName) Z_PK \(primaryKey)"), file: path)
         }
-        try execute("\(entityName) Z_PK \(primaryKey)", "UPDATE \(table) SET \(column) = ? WHERE Z_PK = ?", [order.databaseValue, primaryKey.databaseValue])
+        try execute("\(entityName) Z_PK \(primaryKey)", "UPDATE \(table) SET \(column) = ? WHERE Z_PK = ?", [order?.databaseValue ?? .null, primaryKey.databaseValue])
     }
 
     /// Links an object to the objects of a to-many relationship, from one side only: through its
@@ -132,7 +153,7 @@ public final class CoreDataStoreWriter {
     /// nil); when its inverse is ordered, `inverseOrder` holds this object's place among each
     /// destination's (after those it has when nil).
     public func link(_ entityName: String, primaryKey: Int64, _ relationship: String, to destinations: [Int64],
-                     order: [Int64]? = nil, inverseOrder: [Int64]? = nil) throws {
+                     order: [Int64?]? = nil, inverseOrder: [Int64?]? = nil) throws {
         let location = "\(entityName) Z_PK \(primaryKey)"
         guard let entity = model.entity(named: entityName) else { throw CoreDataWriteError(kind: .unknownEntity(entityName), file: path) }
         switch layout.storage(ofRelationship: relationship, in: entity) {
@@ -142,12 +163,13 @@ public final class CoreDataStoreWriter {
                 var names = [source, destination], values = [primaryKey.databaseValue, target.databaseValue]
                 if let orderColumn {
                     names.append(orderColumn)
-                    values.append((order.flatMap { $0.indices.contains(index) ? $0[index] : nil } ?? Int64(index + 1)).databaseValue)
+                    let given: Int64?? = order.flatMap { $0.indices.contains(index) ? .some($0[index]) : nil }
+                    values.append((given ?? Int64(index + 1))?.databaseValue ?? .null)
                 }
                 if let inverseOrderColumn {
-                    let given = inverseOrder.flatMap { $0.indices.contains(index) ? $0[index] : nil }
+                    let given: Int64?? = inverseOrder.flatMap { $0.indices.contains(index) ? .some($0[index]) : nil }
                     names.append(inverseOrderColumn)
-                    values.append(try (given ?? nextOrder(in: table, column: inverseOrderColumn, where: destination, is: target)).databaseValue)
+                    values.append(try (given ?? nextOrder(in: table, column: inverseOrderColumn, where: destination, is: target))?.databaseValue ?? .null)
                 }
                 try execute(location, "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))", values)
             }
@@ -195,7 +217,12 @@ public final class CoreDataStoreWriter {
             try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
             try queue.close()
             try FileSync.flush(temporaryPath)
-            try FileSync.publish(temporaryPath, as: path)
+            // A hard link, not a rename: it fails rather than replace a file made at the path since.
+            guard hardLink(temporaryPath, path) == 0 else {
+                throw CoreDataWriteError(kind: errno == EEXIST ? .exists : .cannotWrite(FileSync.lastError()), file: path)
+            }
+            unlink(temporaryPath)
+            FileSync.flushFolder((path as NSString).deletingLastPathComponent)
             finished = true
         } catch let error as CoreDataWriteError {
             throw error
@@ -211,6 +238,11 @@ public final class CoreDataStoreWriter {
             throw CoreDataWriteError(kind: .refused(error.message ?? "\(error)", record: location), file: path)
         }
     }
+}
+
+/// `link(2)`, out of reach of the writer's own `link`.
+private func hardLink(_ existing: String, _ new: String) -> Int32 {
+    link(existing, new)
 }
 
 /// Writing a Core Data store failed; names the store, the record where there is one, and why.

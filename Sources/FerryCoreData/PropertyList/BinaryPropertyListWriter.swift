@@ -37,7 +37,25 @@ public enum BinaryPropertyListWriter {
     /// its values; equal scalars share one object, containers never do.
     private struct Objects {
         var list: [Object] = []
-        var scalars: [PropertyListValue: Int] = [:]
+        var scalars: [ScalarKey: Int] = [:]
+
+        /// Scalars are one object when their bytes would be: strings by their UTF-16 units (not
+        /// Swift's canonical equivalence), numbers by their bits (0.0 and -0.0 are two).
+        enum ScalarKey: Hashable {
+            case string([UInt16])
+            case real(UInt64)
+            case date(UInt64)
+            case other(PropertyListValue)
+
+            init(_ value: PropertyListValue) {
+                switch value {
+                case .string(let text): self = .string(Array(text.utf16))
+                case .real(let number): self = .real(number.bitPattern)
+                case .date(let seconds): self = .date(seconds.bitPattern)
+                default: self = .other(value)
+                }
+            }
+        }
 
         mutating func number(of value: PropertyListValue) -> Int {
             let index = list.count
@@ -52,8 +70,9 @@ public enum BinaryPropertyListWriter {
                 let values = members.map { number(of: $0.value) }
                 list[index] = .dictionary(keys: keys, values: values)
             default:
-                if let known = scalars[value] { return known }
-                scalars[value] = index
+                let key = ScalarKey(value)
+                if let known = scalars[key] { return known }
+                scalars[key] = index
                 list.append(.scalar(value))
             }
             return index
@@ -79,6 +98,7 @@ public enum BinaryPropertyListWriter {
         case .bool(let flag): out.append(flag ? 0x09 : 0x08)
         case .integer(let number): integer(number, into: &out)
         case .unsignedInteger(let number):
+            // The reader makes this case only for values past Int64.max, written in 16 bytes.
             out.append(0x14)
             append(0, width: 8, to: &out)
             append(number, width: 8, to: &out)
@@ -95,9 +115,9 @@ public enum BinaryPropertyListWriter {
                 for unit in units { out += [UInt8(unit >> 8), UInt8(unit & 0xFF)] }
             }
         case .uid(let number):
-            let width = byteCount(for: number)
+            let width = byteCount(for: max(0, number))
             out.append(0x80 | UInt8(width - 1))
-            append(UInt64(number), width: width, to: &out)
+            append(UInt64(truncatingIfNeeded: max(0, number)), width: width, to: &out)
         case .array, .set, .dictionary:
             break
         }

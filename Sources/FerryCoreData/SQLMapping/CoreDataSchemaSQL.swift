@@ -17,7 +17,8 @@ public struct CoreDataSchemaSQL: Sendable {
     /// entities own; the indexes; `Z_PRIMARYKEY`, `Z_METADATA`, `Z_MODELCACHE`; then, with
     /// history, its three tables and their indexes.
     public private(set) var statements: [Statement] = []
-    /// What the model asks for that is not written, one line each (R-tree and expression indexes).
+    /// What the model asks for that is not written, one line each (R-tree and expression indexes,
+    /// derived attributes' triggers).
     public private(set) var notWritten: [String] = []
 
     public static let fixedTables = [
@@ -89,6 +90,12 @@ public struct CoreDataSchemaSQL: Sendable {
         }
         statements += entityIndexes
         statements += Self.fixedTables
+        // Core Data keeps derived attributes with triggers that call its own SQL functions.
+        for entity in model.entities {
+            for attribute in entity.attributes where attribute.isDerived {
+                notWritten.append("\(entity.name).\(attribute.name): a derived attribute (Core Data's triggers call its own SQL functions)")
+            }
+        }
         if history { statements += Self.historyStatements }
     }
 

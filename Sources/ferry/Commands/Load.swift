@@ -11,7 +11,8 @@ extension Ferry {
                 Reads the <Entity>.ndjson files `ferry dump -o DIR` writes (or records made the same way, to \
                 prepopulate an app's store) and writes a new SQLite store laid out as Core Data lays it out for the \
                 model version: its tables, indexes, Z_PRIMARYKEY and Z_METADATA, with entity version hashes computed \
-                from the XML. Records keep their pk; relationships are given by the records' ids. The store appears \
+                from the XML. Records keep their pk; relationships are given by the records' ids. A dump made with \
+                --lossless is written back row for row (values, Z_OPT, orders, Z_MAX). The store appears \
                 whole or not at all, and an existing file is never written over. Experimental: that Core Data opens \
                 such a store as its own is not yet confirmed on macOS. Format: Formats/coredata-store-writing.md.
 
@@ -27,7 +28,7 @@ extension Ferry {
                 completion: .file())
         var model: String
 
-        @Option(name: .customLong("version"), help: ArgumentHelp("This version of the model; by default its current one.", valueName: "name"))
+        @Option(name: .customLong("version"), help: ArgumentHelp("This version of the model; by default the one the dump was read with (its _store.json), else the current one.", valueName: "name"))
         var versionName: String?
 
         @Option(help: ArgumentHelp("The new store; it must not exist.", valueName: "store"), completion: .file())
@@ -35,7 +36,9 @@ extension Ferry {
 
         func run() throws {
             let bundle = try ModelBundle.opening(model)
-            let counts = try CoreDataDumpLoader(model: try bundle.model(version: versionName)).load(from: directory, to: to)
+            let dumped = try CoreDataDumpLoader.DumpedStore(directory: directory)
+            let version = versionName ?? dumped?.version.flatMap { name in bundle.versions.contains { $0.name == name } ? name : nil }
+            let counts = try CoreDataDumpLoader(model: try bundle.model(version: version)).load(from: directory, to: to)
             let total = counts.values.reduce(0, +)
             Console.error("ferry: \(total) records of \(counts.count) entities written to \(to)")
         }
