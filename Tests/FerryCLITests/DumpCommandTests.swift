@@ -77,12 +77,15 @@ private func snapshot(_ directory: URL) throws -> [String: Data] {
         #expect((document?["records"] as? [Any])?.count == 168)
     }
 
+    /// One file per entity, and `_store.json` saying what they were read from.
     @Test func outputFolderGetsOneFilePerEntity() throws {
         let directory = TemporaryDirectory()
         let output = directory.url.appendingPathComponent("out").path
         let result = try CommandRunner.ferry(["dump", walStore, "-o", output])
         #expect(result.status == 0)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: output).sorted() == ["Color.ndjson", "Post.ndjson"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output).sorted() == ["Color.ndjson", "Post.ndjson", "_store.json"])
+        let description = try String(contentsOfFile: output + "/_store.json", encoding: .utf8)
+        #expect(description.contains(#""format": "ferry.dump-store/1""#) && description.contains(#""lossless": false"#), "\(description)")
         let posts = try String(contentsOfFile: output + "/Post.ndjson", encoding: .utf8)
         #expect(posts.split(separator: "\n").count == 84)
         #expect(result.stderr.contains("168 records from 2 entities written to \(output)"))

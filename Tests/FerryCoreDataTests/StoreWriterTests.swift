@@ -50,6 +50,16 @@ import Testing
         #expect(try String(contentsOfFile: store, encoding: .utf8) == "keep me")
     }
 
+    /// The path is checked again when the store is put there: a file made meanwhile stays.
+    @Test func aFileMadeWhileWritingIsNotReplaced() throws {
+        let store = path("Raced.sqlite")
+        let writer = try CoreDataStoreWriter(creating: store, model: try model())
+        try writer.insert("Room", attributes: ["label": .text("A")])
+        _ = try directory.write("made meanwhile", to: "Raced.sqlite")
+        #expect { try writer.finish() } throws: { ($0 as? CoreDataWriteError)?.kind == .exists }
+        #expect(try String(contentsOfFile: store, encoding: .utf8) == "made meanwhile")
+    }
+
     @Test func aBadRecordIsNamedAndLeavesNothing() throws {
         let store = path("Bad.sqlite")
         do {
@@ -59,6 +69,8 @@ import Testing
             #expect { try writer.insert("Room", attributes: ["colour": .text("red")]) } throws: { "\($0)".contains("\"colour\"") }
             #expect { try writer.insert("Message") } throws: { "\($0)".contains("no entity \"Message\"") }
             #expect { try writer.insert("Statue") } throws: { "\($0)".contains("no entity \"Statue\"") }
+            #expect { try writer.insert("Room", primaryKey: Int64.max) } throws: { "\($0)".contains("a key is a whole number from 1 to") }
+            #expect { try writer.insert("Room", toOne: ["gallery": ("Room", 7)]) } throws: { "\($0)".contains("gallery leads to Gallery, not to Room") }
         }
         #expect(StoreFixtures.listing(directory.path) == [], "no store and no temporary file")
     }
