@@ -65,7 +65,8 @@ public struct CoreDataDumpLoader {
     }
 
     /// Writes the store; returns the objects written per entity.
-    public func load(from directory: String, to path: String, storeUUID: String = UUID().uuidString) throws -> [String: Int] {
+    /// - Parameter replacing: the caller backed up the file at `path` (see ``CoreDataStoreWriter``).
+    public func load(from directory: String, to path: String, storeUUID: String = UUID().uuidString, replacing: Bool = false) throws -> [String: Int] {
         let dumped = try DumpedStore(directory: directory)
         let lossless = dumped?.lossless ?? false
         let framework = frameworkVersion ?? dumped?.frameworkVersion ?? CoreDataStoreWriter.defaultFrameworkVersion
@@ -73,7 +74,8 @@ public struct CoreDataDumpLoader {
         let layout = CoreDataSQLLayout(model: model, frameworkVersion: framework)
         var keys: [String: (entity: String, primaryKey: Int64)] = [:]
         try assignKeys(&records, layout: layout, keys: &keys)
-        let writer = try CoreDataStoreWriter(creating: path, model: model, frameworkVersion: framework, identifier: dumped?.versionIdentifier)
+        let writer = try CoreDataStoreWriter(creating: path, model: model, frameworkVersion: framework, identifier: dumped?.versionIdentifier,
+                                             replacing: replacing)
         var counts: [String: Int] = [:]
         let byID = Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for record in records {

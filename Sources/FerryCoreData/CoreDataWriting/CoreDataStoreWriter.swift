@@ -34,14 +34,21 @@ public final class CoreDataStoreWriter {
     private var highestKeys: [String: Int64] = [:]
     private var finished = false
 
-    /// - Parameter identifier: the version identifier to record; by default the model's.
-    /// - Throws: ``CoreDataWriteError`` when the path exists or the file cannot be made.
+    private let replacing: Bool
+
+    /// - Parameters:
+    ///   - identifier: the version identifier to record; by default the model's.
+    ///   - replacing: the caller has made a verified backup of the file at `path`, which the new
+    ///     store then replaces in one rename; otherwise a file at the path is never replaced.
+    /// - Throws: ``CoreDataWriteError`` when the path exists (and is not to be replaced) or the
+    ///   file cannot be made.
     public init(creating path: String, model: DataModel, frameworkVersion: Int = defaultFrameworkVersion,
-                identifier: String? = nil, history: Bool = false) throws {
+                identifier: String? = nil, history: Bool = false, replacing: Bool = false) throws {
         var status = stat()
-        guard lstat(path, &status) != 0 else {
+        guard replacing || lstat(path, &status) != 0 else {
             throw CoreDataWriteError(kind: .exists, file: path)
         }
+        self.replacing = replacing
         self.path = path
         self.model = model
         self.frameworkVersion = frameworkVersion
@@ -217,11 +224,15 @@ public final class CoreDataStoreWriter {
             try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
             try queue.close()
             try FileSync.flush(temporaryPath)
-            // A hard link, not a rename: it fails rather than replace a file made at the path since.
-            guard hardLink(temporaryPath, path) == 0 else {
-                throw CoreDataWriteError(kind: errno == EEXIST ? .exists : .cannotWrite(FileSync.lastError()), file: path)
+            if replacing {
+                try FileSync.publish(temporaryPath, as: path, flushing: false)
+            } else {
+                // A hard link, not a rename: it fails rather than replace a file made at the path since.
+                guard hardLink(temporaryPath, path) == 0 else {
+                    throw CoreDataWriteError(kind: errno == EEXIST ? .exists : .cannotWrite(FileSync.lastError()), file: path)
+                }
+                unlink(temporaryPath)
             }
-            unlink(temporaryPath)
             FileSync.flushFolder((path as NSString).deletingLastPathComponent)
             finished = true
         } catch let error as CoreDataWriteError {

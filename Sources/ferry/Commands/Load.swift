@@ -1,6 +1,7 @@
 import ArgumentParser
 import FerryCoreData
 import FerryModel
+import FerryStore
 import Foundation
 
 extension Ferry {
@@ -13,7 +14,7 @@ extension Ferry {
                 model version: its tables, indexes, Z_PRIMARYKEY and Z_METADATA, with entity version hashes computed \
                 from the XML. Records keep their pk; relationships are given by the records' ids. A dump made with \
                 --lossless is written back row for row (values, Z_OPT, orders, Z_MAX). The store appears \
-                whole or not at all, and an existing file is never written over. Experimental: that Core Data opens \
+                whole or not at all; an existing store is first backed up (checked, rotated) and then replaced. Experimental: that Core Data opens \
                 such a store as its own is not yet confirmed on macOS. Format: Formats/coredata-store-writing.md.
 
                 Example:
@@ -31,16 +32,27 @@ extension Ferry {
         @Option(name: .customLong("version"), help: ArgumentHelp("This version of the model; by default the one the dump was read with (its _store.json), else the current one.", valueName: "name"))
         var versionName: String?
 
-        @Option(help: ArgumentHelp("The new store; it must not exist.", valueName: "store"), completion: .file())
+        @Option(help: ArgumentHelp("The new store; an existing one is backed up first, verified, then replaced whole.", valueName: "store"),
+                completion: .file())
         var to: String
+
+        @Option(help: ArgumentHelp("How many backups of the store to keep.", valueName: "n"))
+        var keepBackups = 5
+
+        func validate() throws {
+            guard keepBackups >= 1 else { throw ValidationError("--keep-backups must be at least 1") }
+        }
 
         func run() throws {
             let bundle = try ModelBundle.opening(model)
             let dumped = try CoreDataDumpLoader.DumpedStore(directory: directory)
             let version = versionName ?? dumped?.version.flatMap { name in bundle.versions.contains { $0.name == name } ? name : nil }
-            let counts = try CoreDataDumpLoader(model: try bundle.model(version: version)).load(from: directory, to: to)
+            let loader = CoreDataDumpLoader(model: try bundle.model(version: version))
+            // As everywhere in Ferry: a store is replaced only after a verified copy of it is kept.
+            let backup = FileManager.default.fileExists(atPath: to) ? try StoreBackup(keep: keepBackups).backUp(to) : nil
+            let counts = try loader.load(from: directory, to: to, replacing: backup != nil)
             let total = counts.values.reduce(0, +)
-            Console.error("ferry: \(total) records of \(counts.count) entities written to \(to)")
+            Console.error("ferry: \(total) records of \(counts.count) entities written to \(to)" + (backup.map { " (the store it replaced is kept as \($0))" } ?? ""))
         }
     }
 }
