@@ -22,8 +22,21 @@ import Testing
         #expect(after.status == 0 && !after.stdout.isEmpty && after.stdout == before.stdout)
         #expect(after.stderr.contains("version CoreDataMigration_Example 4"), "\(after.stderr)")
 
-        let again = try ferry("load", path("records"), "--model", Self.model, "--to", path("New.sqlite"))
-        #expect(again.status == 73 && again.stderr.contains("exists; a new store is never written over a file"), "\(again.stderr)")
+    }
+
+    /// Loading over a store keeps a verified backup of it first, as every command that replaces one.
+    @Test func aStoreLoadedOverIsBackedUpFirst() throws {
+        #expect(try ferry("dump", Self.store, "--model", Self.model, "-o", path("records")).status == 0)
+        let target = path("Target.sqlite")
+        try FileManager.default.copyItem(atPath: Self.store, toPath: target)
+        let before = try TableContents(path: target)
+        let load = try ferry("load", path("records"), "--model", Self.model, "--to", target)
+        #expect(load.status == 0, "\(load.stderr)")
+        let backups = try FileManager.default.contentsOfDirectory(atPath: target + ".backups").filter { !$0.hasPrefix(".") }
+        #expect(backups.count == 1)
+        #expect(load.stderr.contains("(the store it replaced is kept as \(target).backups/\(backups.first ?? "")"), "\(load.stderr)")
+        #expect(try TableContents(path: target + ".backups/" + (backups.first ?? "")) == before)
+        #expect(try ferry("dump", target, "--model", Self.model).stdout == ferry("dump", Self.store, "--model", Self.model).stdout)
     }
 
     @Test func aBadRecordExitsWith65AndLeavesNothing() throws {
