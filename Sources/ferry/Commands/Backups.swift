@@ -79,11 +79,10 @@ extension Ferry {
         @Option(help: ArgumentHelp("The backup to restore (default: the newest).", valueName: "backup"), completion: .file())
         var from: String?
 
-        @Option(help: ArgumentHelp("How many backups to keep.", valueName: "n"))
-        var keepBackups = 5
+        @OptionGroup var backups: BackupOptions
 
         func run() throws {
-            let result = try StoreRestore(backup: StoreBackup(keep: keepBackups)).restore(store, from: from)
+            let result = try StoreRestore(backup: backups.backup).restore(store, from: from)
             let rows = CanonicalTables.countsLine(result.counts)
             Console.error("ferry: restored \(store) from \(result.restoredFrom)\n  \(rows)"
                           + (result.previousStore.map { "\n  the store as it was is kept in \($0)" } ?? ""))

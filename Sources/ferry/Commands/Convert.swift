@@ -53,12 +53,10 @@ extension Ferry {
         @Option(help: "How bare numbers in JSON dates count time (default: detected per value).")
         var epoch: EpochChoice = .auto
 
-        @Option(help: ArgumentHelp("How many backups of the store to keep.", valueName: "n"))
-        var keepBackups = 5
+        @OptionGroup var backups: BackupOptions
 
         func validate() throws {
             guard !inputs.isEmpty else { throw ValidationError("name at least one input") }
-            guard keepBackups >= 1 else { throw ValidationError("--keep-backups must be at least 1") }
         }
 
         func run() throws {
@@ -67,7 +65,7 @@ extension Ferry {
                 options.progress = line?.conversionUpdates
                 options.openArchive = ArchiveReader.opener
                 return try ConversionJob(inputs: inputs, store: store, options: options, dryRun: dryRun,
-                                         backup: StoreBackup(keep: keepBackups), ferryVersion: Ferry.version).run()
+                                         backup: backups.backup, ferryVersion: Ferry.version).run()
             }
             if let report {
                 var file = try AtomicFile(path: report)

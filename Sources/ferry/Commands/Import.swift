@@ -29,16 +29,11 @@ extension Ferry {
         @Flag(help: "Upsert the bundle's records into the existing store by id instead of replacing it.")
         var merge = false
 
-        @Option(help: ArgumentHelp("How many backups of the store to keep.", valueName: "n"))
-        var keepBackups = 5
-
-        func validate() throws {
-            guard keepBackups >= 1 else { throw ValidationError("--keep-backups must be at least 1") }
-        }
+        @OptionGroup var backups: BackupOptions
 
         func run() throws {
             let result = try ProgressLine.around { line in
-                try BundleImporter(backup: StoreBackup(keep: keepBackups), merge: merge, progress: line?.bundleUpdates)
+                try BundleImporter(backup: backups.backup, merge: merge, progress: line?.bundleUpdates)
                     .importBundle(bundle, into: store)
             }
             let rows = CanonicalTables.countsLine(result.counts)

@@ -36,12 +36,7 @@ extension Ferry {
                 completion: .file())
         var to: String
 
-        @Option(help: ArgumentHelp("How many backups of the store to keep.", valueName: "n"))
-        var keepBackups = 5
-
-        func validate() throws {
-            guard keepBackups >= 1 else { throw ValidationError("--keep-backups must be at least 1") }
-        }
+        @OptionGroup var backups: BackupOptions
 
         func run() throws {
             let bundle = try ModelBundle.opening(model)
@@ -49,7 +44,7 @@ extension Ferry {
             let version = versionName ?? dumped?.version.flatMap { name in bundle.versions.contains { $0.name == name } ? name : nil }
             let loader = CoreDataDumpLoader(model: try bundle.model(version: version))
             // As everywhere in Ferry: a store is replaced only after a verified copy of it is kept.
-            let backup = FileManager.default.fileExists(atPath: to) ? try StoreBackup(keep: keepBackups).backUp(to) : nil
+            let backup = FileManager.default.fileExists(atPath: to) ? try backups.backup.backUp(to) : nil
             let counts = try loader.load(from: directory, to: to, replacing: backup != nil)
             let total = counts.values.reduce(0, +)
             Console.error("ferry: \(total) records of \(counts.count) entities written to \(to)" + (backup.map { " (the store it replaced is kept as \($0))" } ?? ""))
