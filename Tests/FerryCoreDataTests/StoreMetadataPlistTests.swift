@@ -35,7 +35,7 @@ import Testing
     func entityHashesAreInCoreFoundationsOrder(path: String) throws {
         let value = try BinaryPropertyList.read(Data(try Self.storedPlist(path)))
         let names = try #require(value["NSStoreModelVersionHashes"]?.members).map(\.key)
-        #expect(CFHashOrder.ordered(names.sorted { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }) == names)
+        #expect(CFHashOrder.ordered(names.sorted(by: EntityVersionHash.codePointOrder)) == names)
     }
 
     /// Computed from the XML and the framework version the store names: the store's own bytes

@@ -71,15 +71,17 @@ public struct CoreDataDumpLoader {
         let lossless = dumped?.lossless ?? false
         let framework = frameworkVersion ?? dumped?.frameworkVersion ?? CoreDataStoreWriter.defaultFrameworkVersion
         var records = try read(directory)
-        let layout = CoreDataSQLLayout(model: model, frameworkVersion: framework)
-        var keys: [String: (entity: String, primaryKey: Int64)] = [:]
-        try assignKeys(&records, layout: layout, keys: &keys)
         let writer = try CoreDataStoreWriter(creating: path, model: model, frameworkVersion: framework, identifier: dumped?.versionIdentifier,
                                              replacing: replacing)
+        var keys: [String: (entity: String, primaryKey: Int64)] = [:]
+        try assignKeys(&records, layout: writer.layout, keys: &keys)
         var counts: [String: Int] = [:]
         let byID = Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var properties: [String: Properties] = [:]
         for record in records {
-            try insert(record, into: writer, keys: keys, lossless: lossless)
+            let entityProperties = properties[record.entity.name] ?? Properties(of: record.entity, in: model)
+            properties[record.entity.name] = entityProperties
+            try insert(record, properties: entityProperties, into: writer, keys: keys, lossless: lossless)
             counts[record.entity.name, default: 0] += 1
         }
         var noInverseOwners: [String: String] = [:]
@@ -168,15 +170,25 @@ public struct CoreDataDumpLoader {
 
     // MARK: Writing
 
-    private func insert(_ record: Record, into writer: CoreDataStoreWriter, keys: [String: (entity: String, primaryKey: Int64)], lossless: Bool) throws {
+    /// An entity's attributes and relationships, inherited ones included, by name.
+    struct Properties {
+        var attributes: [String: AttributeDescription]
+        var relationships: [String: RelationshipDescription]
+
+        init(of entity: EntityDescription, in model: DataModel) {
+            attributes = Dictionary(model.allAttributes(of: entity).map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+            relationships = Dictionary(model.allRelationships(of: entity).map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        }
+    }
+
+    private func insert(_ record: Record, properties: Properties, into writer: CoreDataStoreWriter,
+                        keys: [String: (entity: String, primaryKey: Int64)], lossless: Bool) throws {
         var attributes: [String: StoreCell] = [:]
         var toOne: [String: (entity: String, primaryKey: Int64)] = [:]
-        let attributeTypes = Dictionary(model.allAttributes(of: record.entity).map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-        let relationships = Dictionary(model.allRelationships(of: record.entity).map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         for member in record.values.members {
             var here = record.location
             here.field = member.key
-            if let attribute = attributeTypes[member.key] {
+            if let attribute = properties.attributes[member.key] {
                 guard writer.layout.column(ofAttribute: attribute.name, in: record.entity) != nil else { continue }
                 if lossless {
                     guard let cell = StoreCell(losslessJSON: member.value) else {
@@ -186,7 +198,7 @@ public struct CoreDataDumpLoader {
                 } else {
                     attributes[member.key] = try Self.cell(member.value, as: attribute, at: here)
                 }
-            } else if let relationship = relationships[member.key] {
+            } else if let relationship = properties.relationships[member.key] {
                 guard !relationship.isToMany, !member.value.isNull else { continue }
                 toOne[member.key] = try target(member.value, of: relationship, keys: keys, writer: writer, at: here)
             } else {

@@ -60,13 +60,14 @@ public final class CoreDataStoreWriter {
         }
         temporaryPath = FileSync.temporaryPath(beside: path, purpose: "store")
         do {
-            queue = try DatabaseQueue(path: temporaryPath)
+            var configuration = Configuration()
+            configuration.allowsUnsafeTransactions = true   // the one transaction spans the writer's calls
+            queue = try DatabaseQueue(path: temporaryPath, configuration: configuration)
+            // The whole store is one transaction, committed by finish(): a commit per object
+            // would sync the disk per object. Abandoned, the temporary file is removed unread.
             try queue.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA page_size = 4096; PRAGMA auto_vacuum = 2")
-                try db.inTransaction {
-                    for statement in schema.statements { try db.execute(sql: statement.sql) }
-                    return .commit
-                }
+                try db.execute(sql: "PRAGMA page_size = 4096; PRAGMA auto_vacuum = 2; BEGIN")
+                for statement in schema.statements { try db.execute(sql: statement.sql) }
             }
         } catch {
             FileSync.removeDatabase(temporaryPath)
@@ -125,8 +126,7 @@ public final class CoreDataStoreWriter {
                 values.append(destinationNumber.databaseValue)
             }
         }
-        try execute(location, "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))",
-                    values)
+        try execute(location, Self.insertion(into: table, names), values)
         highestKeys[table] = max(highestKeys[table] ?? 0, key)
         return key
     }
@@ -178,7 +178,7 @@ public final class CoreDataStoreWriter {
                     names.append(inverseOrderColumn)
                     values.append(try (given ?? nextOrder(in: table, column: inverseOrderColumn, where: destination, is: target))?.databaseValue ?? .null)
                 }
-                try execute(location, "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))", values)
+                try execute(location, Self.insertion(into: table, names), values)
             }
         case .inverseForeignKey(let table, let column, nil):
             for target in destinations {
@@ -199,7 +199,9 @@ public final class CoreDataStoreWriter {
 
     private func nextOrder(in table: String, column: String, where key: String, is value: Int64) throws -> Int64 {
         do {
-            return try queue.read { try Int64.fetchOne($0, sql: "SELECT coalesce(max(\(column)), 0) + 1 FROM \(table) WHERE \(key) = ?", arguments: [value]) } ?? 1
+            return try queue.writeWithoutTransaction { db in
+                try Int64.fetchOne(db.cachedStatement(sql: "SELECT coalesce(max(\(column)), 0) + 1 FROM \(table) WHERE \(key) = ?"), arguments: [value])
+            } ?? 1
         } catch {
             throw CoreDataWriteError(kind: .cannotWrite("\(error)"), file: path)
         }
@@ -211,7 +213,7 @@ public final class CoreDataStoreWriter {
     public func finish(storeUUID: String = UUID().uuidString, highestKeys given: [String: Int64] = [:]) throws {
         let metadata = Data(StoreMetadataPlist.bytes(for: model, frameworkVersion: frameworkVersion, identifier: identifier))
         do {
-            try queue.write { db in
+            try queue.writeWithoutTransaction { db in
                 for entity in CoreDataSQLLayout.numberingOrder(model) {
                     guard let number = layout.entityNumbers[entity.name], let table = layout.entityTables[entity.name] else { continue }
                     let highest = entity.parentName == nil ? max(highestKeys[table] ?? 0, given[entity.name] ?? 0) : 0
@@ -219,6 +221,7 @@ public final class CoreDataStoreWriter {
                                    arguments: [number, entity.name, layout.superNumbers[entity.name] ?? 0, highest])
                 }
                 try db.execute(sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)", arguments: [storeUUID.uppercased(), metadata])
+                try db.execute(sql: "COMMIT")
             }
             // Core Data's default journal; set last so that the single file is what is renamed.
             try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
@@ -242,9 +245,13 @@ public final class CoreDataStoreWriter {
         }
     }
 
+    private static func insertion(into table: String, _ columns: [String]) -> String {
+        "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+    }
+
     private func execute(_ location: String, _ sql: String, _ values: [DatabaseValue]) throws {
         do {
-            try queue.write { try $0.execute(sql: sql, arguments: StatementArguments(values)) }
+            try queue.writeWithoutTransaction { try $0.cachedStatement(sql: sql).execute(arguments: StatementArguments(values)) }
         } catch let error as DatabaseError {
             throw CoreDataWriteError(kind: .refused(error.message ?? "\(error)", record: location), file: path)
         }

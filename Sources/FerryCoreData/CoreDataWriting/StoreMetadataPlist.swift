@@ -17,7 +17,7 @@ public enum StoreMetadataPlist {
     public static func value(for model: DataModel, frameworkVersion: Int, identifier: String? = nil) -> PropertyListValue {
         let hashes = EntityVersionHash.hashes(of: model)
         // Entities go in by name; the table lists them by bucket.
-        let names = CFHashOrder.ordered(hashes.keys.sorted { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) })
+        let names = CFHashOrder.ordered(hashes.keys.sorted(by: EntityVersionHash.codePointOrder))
         var members: [(key: String, value: PropertyListValue)] = [
             ("NSStoreModelVersionIdentifiers", .array([.string(identifier ?? model.versionIdentifier ?? "")])),
             ("NSStoreType", .string("SQLite")),

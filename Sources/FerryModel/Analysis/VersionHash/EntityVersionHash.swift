@@ -36,7 +36,9 @@ public enum EntityVersionHash {
         return Data(SHA256.hash(data: bytes)).base64EncodedString()
     }
 
-    private static func codePointOrder(_ a: String, _ b: String) -> Bool {
+    /// Names by Unicode code point, as Core Data orders entities for its digests and tables
+    /// (Swift's `<` orders by canonical equivalence instead).
+    public static func codePointOrder(_ a: String, _ b: String) -> Bool {
         a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars)
     }
 
