@@ -25,6 +25,18 @@ extension ConversionReport {
         let parts = report.counts.filter { !["recipe", "project", "log", "catalog_item", "import_run"].contains($0.key) && $0.value > 0 }
             .sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
         lines.append("ferry: \(verb) \(main.joined(separator: ", ")) to \(report.store)" + (parts.isEmpty ? "" : " (with \(parts.joined(separator: ", ")))"))
+        if let coreData = report.coreData {
+            let objects = coreData.objects.values.reduce(0, +)
+            let entities = coreData.objects.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
+            lines.append("ferry: \(verb) them as a Core Data store of \(coreData.model): \(objects) object\(objects == 1 ? "" : "s")"
+                         + (entities.isEmpty ? "" : " (\(entities.joined(separator: ", ")))"))
+            for item in coreData.notMapped.prefix(shownWarnings) {
+                lines.append("ferry: not in the model: \(item.from) (\(item.count)×): \(item.reason)")
+            }
+            if coreData.notMapped.count > shownWarnings {
+                lines.append("ferry: … \(coreData.notMapped.count - shownWarnings) more not in the model (listed by --report)")
+            }
+        }
         if let backup = report.backup { lines.append("ferry: backed up the store to \(backup)") }
         for item in report.synthesized {
             lines.append("ferry: synthesized \(item.table).\(item.field) for \(item.count) row\(item.count == 1 ? "" : "s") from \(item.from)")

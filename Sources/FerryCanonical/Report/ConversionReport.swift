@@ -74,6 +74,8 @@ public struct ConversionReport: Sendable, Encodable {
     public var extras: [Extra] = []
     public var rejected: [Rejected] = []
     public var backup: String?
+    /// With `--as core-data`: the Core Data store written from the converted records.
+    public var coreData: CoreDataOutput?
     public var warnings: [String] = []
     /// Entries past the first ``ReportBuilder/listLimit`` of a list, counted, not listed.
     public var omitted: [String: Int] = [:]
@@ -83,3 +85,33 @@ public struct ConversionReport: Sendable, Encodable {
         self.dryRun = dryRun
     }
 }
+
+/// What `ferry convert --as core-data` wrote into the Core Data store, and what it left out.
+public struct CoreDataOutput: Sendable, Encodable {
+    /// A value or record of the canonical store that no attribute of the app's model holds.
+    public struct NotMapped: Sendable, Encodable, Equatable {
+        /// `<table>.<column>`, `<table>.extras.<key>` or `<table> kind <kind>` (whole records).
+        public var from: String
+        public var count: Int
+        public var reason: String
+
+        public init(from: String, count: Int, reason: String) {
+            self.from = from
+            self.count = count
+            self.reason = reason
+        }
+    }
+
+    /// The model written for: its file, or `Ferry.xcdatamodeld` (built in).
+    public var model: String
+    /// Objects written per entity.
+    public var objects: [String: Int]
+    public var notMapped: [NotMapped]
+
+    public init(model: String, objects: [String: Int], notMapped: [NotMapped] = []) {
+        self.model = model
+        self.objects = objects
+        self.notMapped = notMapped
+    }
+}
+

@@ -228,6 +228,8 @@ public final class CoreDataStoreWriter {
             try queue.close()
             try FileSync.flush(temporaryPath)
             if replacing {
+                // The replaced store's journal files would be read as the new one's.
+                for suffix in ["-wal", "-shm", "-journal"] { unlink(path + suffix) }
                 try FileSync.publish(temporaryPath, as: path, flushing: false)
             } else {
                 // A hard link, not a rename: it fails rather than replace a file made at the path since.
@@ -276,6 +278,11 @@ public struct CoreDataWriteError: Error, Sendable, CustomStringConvertible {
 
     public let kind: Kind
     public let file: String
+
+    public init(kind: Kind, file: String) {
+        self.kind = kind
+        self.file = file
+    }
 
     public var description: String { "\(file): \(reason)" }
 

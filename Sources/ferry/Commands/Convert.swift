@@ -5,6 +5,7 @@ import FerryConvert
 import FerryCoreData
 import FerryStore
 import FerryFiles
+import FerryModel
 import Foundation
 
 extension Ferry {
@@ -20,11 +21,17 @@ extension Ferry {
                 modified. When stderr is a terminal, large inputs show their progress (records, MB/s, time left). \
                 Schema: Formats/canonical-schema.md; report: Formats/json/conversion-report.schema.json.
 
+                With --as core-data the records are written as a new Core Data SQLite store instead (experimental, as \
+                `ferry load`): of the canonical model, Formats/canonical/Ferry.xcdatamodeld, or with --model of the app's \
+                own model (Roots' Roots.xcdatamodeld), where every value the model has no attribute for is reported. An \
+                existing file is backed up first, then replaced whole. Record ids are the same on every machine.
+
                 Examples:
                   ferry convert Samples/roots --to data.ferry
                   ferry convert courses.json tasks.json Molten.sqlite --to data.ferry
                   ferry convert exports/ --to data.ferry --report report.json
                   ferry convert exports/ --to data.ferry --dry-run --keep-going
+                  ferry convert Samples/roots --to Roots.sqlite --as core-data --model Roots.xcdatamodeld
                 """)
 
         @Argument(help: ArgumentHelp("Files or folders to convert.", valueName: "input"), completion: .file())
@@ -37,9 +44,17 @@ extension Ferry {
         @Option(help: "The app the inputs come from (default: detected per input).")
         var from: AppChoice = .auto
 
-        @Option(help: ArgumentHelp("A model for a store whose model Ferry does not know (.xcdatamodeld, .xcdatamodel, .momd).",
-                                   valueName: "model"), completion: .file())
+        @Option(help: ArgumentHelp("A model for a store whose model Ferry does not know (.xcdatamodeld, .xcdatamodel, .momd); "
+                                   + "with --as core-data, the app's model to write instead (see --input-model).", valueName: "model"),
+                completion: .file())
         var model: String?
+
+        @Option(help: "What to write: the canonical store, or a Core Data store (experimental).")
+        var `as`: OutputKind = .canonical
+
+        @Option(help: ArgumentHelp("With --as core-data: a model for an input store whose model Ferry does not know.", valueName: "model"),
+                completion: .file())
+        var inputModel: String?
 
         @Option(help: ArgumentHelp("Write the conversion report as JSON to this file.", valueName: "file"), completion: .file())
         var report: String?
@@ -57,15 +72,20 @@ extension Ferry {
 
         func validate() throws {
             guard !inputs.isEmpty else { throw ValidationError("name at least one input") }
+            guard inputModel == nil || `as` == .coreData else { throw ValidationError("--input-model goes with --as core-data; use --model") }
         }
 
         func run() throws {
             let result = try ProgressLine.around { line in
-                var options = ConversionOptions(from: from.app, model: model, keepGoing: keepGoing, epoch: epoch.epoch)
+                let coreData = `as` == .coreData
+                var options = ConversionOptions(from: from.app, model: coreData ? inputModel : model, keepGoing: keepGoing, epoch: epoch.epoch)
                 options.progress = line?.conversionUpdates
                 options.openArchive = ArchiveReader.opener
-                return try ConversionJob(inputs: inputs, store: store, options: options, dryRun: dryRun,
-                                         backup: backups.backup, ferryVersion: Ferry.version).run()
+                let job = ConversionJob(inputs: inputs, store: store, options: options, dryRun: dryRun,
+                                        backup: backups.backup, ferryVersion: Ferry.version)
+                guard coreData else { return try job.run() }
+                let appModel = try model.map { path in (path: path, model: try ModelBundle.opening(path).model(version: nil)) }
+                return try CoreDataConversion(job: job, appModel: appModel).run()
             }
             if let report {
                 var file = try AtomicFile(path: report)
@@ -76,6 +96,10 @@ extension Ferry {
             if !result.rejected.isEmpty { throw ExitCode(1) }
         }
     }
+}
+
+enum OutputKind: String, ExpressibleByArgument, CaseIterable {
+    case canonical, coreData = "core-data"
 }
 
 enum AppChoice: String, ExpressibleByArgument, CaseIterable {

@@ -1,0 +1,60 @@
+import FerryCanonical
+import FerryCoreData
+import FerryModel
+import FerryStore
+
+/// Writes converted records into an app's own Core Data model (`ferry convert --as core-data
+/// --model APP_MODEL`): which canonical record becomes which object, which value which
+/// attribute. Whatever the model has no place for is reported, never dropped in silence.
+protocol AppModelMapping: Sendable {
+    /// The app and the entities that identify its model.
+    var app: String { get }
+    var entities: [String] { get }
+    func write(_ rows: CanonicalRows, model: DataModel, into writer: CoreDataStoreWriter, notMapped: inout NotMappedTally) throws -> [String: Int]
+}
+
+extension AppModelMapping {
+    func accepts(_ model: DataModel) -> Bool { entities.allSatisfy { model.entity(named: $0) != nil } }
+
+    func write(canonicalStore: String, model: DataModel, modelPath: String, to path: String, replacing: Bool) throws -> CoreDataOutput {
+        let rows = try CanonicalRows(path: canonicalStore)
+        let writer = try CoreDataStoreWriter(creating: path, model: model, replacing: replacing)
+        var notMapped = NotMappedTally()
+        let objects = try write(rows, model: model, into: writer, notMapped: &notMapped)
+        try writer.finish()
+        return CoreDataOutput(model: modelPath, objects: objects, notMapped: notMapped.entries)
+    }
+}
+
+/// The apps whose own models Ferry writes into.
+enum AppModelMappings {
+    static let all: [any AppModelMapping] = [RootsModelMapping()]
+
+    static func mapping(for model: DataModel, at path: String) throws -> any AppModelMapping {
+        guard let mapping = all.first(where: { $0.accepts(model) }) else {
+            let known = all.map { "\($0.app) (\($0.entities.joined(separator: ", ")))" }.joined(separator: "; ")
+            throw CoreDataWriteError(kind: .unsupported("converted data goes into the models of \(known); this model is none of them "
+                + "(leave out --model to write the canonical model, Formats/canonical/Ferry.xcdatamodeld)"), file: path)
+        }
+        return mapping
+    }
+}
+
+/// Canonical values and records left out of an app's model, counted by where they come from.
+struct NotMappedTally {
+    private var counts: [Pair: Int] = [:]
+
+    private struct Pair: Hashable, Comparable {
+        var from: String
+        var reason: String
+        static func < (a: Pair, b: Pair) -> Bool { (a.from, a.reason) < (b.from, b.reason) }
+    }
+
+    mutating func add(_ from: String, reason: String, count: Int = 1) {
+        counts[Pair(from: from, reason: reason), default: 0] += count
+    }
+
+    var entries: [CoreDataOutput.NotMapped] {
+        counts.sorted { $0.key < $1.key }.map { CoreDataOutput.NotMapped(from: $0.key.from, count: $0.value, reason: $0.key.reason) }
+    }
+}

@@ -1,0 +1,100 @@
+import FerryCoreData
+import FerryJSON
+import FerryModel
+import FerryStore
+
+/// One canonical row on its way to an object of an app's model: the attribute values taken
+/// from its columns and its `extras`, and a record of which of them were taken, so that every
+/// value left over is reported (``leftovers``).
+struct MappedObject {
+    let row: CanonicalRows.Row
+    let entity: EntityDescription
+    let model: DataModel
+    private(set) var extras: JSONObject
+    private(set) var values: [String: StoreCell] = [:]
+    private var used: Set<String> = ["extras", "source_app", "source_entity", "source_key", "source_file", "kind"]
+
+    init(_ row: CanonicalRows.Row, as entityName: String, in model: DataModel) throws {
+        guard let entity = model.entity(named: entityName) else {
+            throw CoreDataWriteError(kind: .unknownEntity(entityName), file: row.text("source_file") ?? row.table)
+        }
+        self.row = row
+        self.entity = entity
+        self.model = model
+        let text = row.text("extras") ?? "{}"
+        extras = (try? JSONReader().read(Array(text.utf8)).object) ?? JSONObject()
+    }
+
+    /// The legacy file the record came from, which errors name (the table, for parts).
+    var file: String { row.text("source_file") ?? row.table }
+
+    /// How errors name the record: its table and id.
+    var location: String { "\(row.table) \(row.text("id") ?? "row \(row.rowid)")" }
+
+    /// Sets `attribute` from a column, converted to the attribute's type.
+    mutating func column(_ column: String, to attribute: String) throws {
+        used.insert(column)
+        try set(attribute, row[column], from: column)
+    }
+
+    /// Sets `attribute` from a key of `extras` (a legacy field with no canonical column).
+    mutating func extra(_ key: String, to attribute: String) throws {
+        used.insert("extras.\(key)")
+        guard let value = extras[key] else { return }
+        let cell: StoreCell
+        switch value {
+        case .null: cell = .null
+        case .string(let text): cell = .text(text)
+        case .bool(let flag): cell = .integer(flag ? 1 : 0)
+        case .number(let number): cell = number.int64.map(StoreCell.integer) ?? number.double.map(StoreCell.real) ?? .null
+        default:
+            throw CoreDataWriteError(kind: .refused("extras.\(key) is a JSON \(value.kindName), which \(entity.name).\(attribute) cannot hold",
+                                                    record: location), file: file)
+        }
+        try set(attribute, cell, from: "extras.\(key)")
+    }
+
+    /// Sets `attribute` to a value made from the named columns or `extras` keys.
+    mutating func set(_ attribute: String, _ value: StoreCell, from source: String) throws {
+        guard let description = model.allAttributes(of: entity).first(where: { $0.name == attribute }) else {
+            throw CoreDataWriteError(kind: .unknownProperty(attribute, record: "\(entity.name) from \(location)"), file: file)
+        }
+        do {
+            values[attribute] = try AttributeCells.cell(value, as: description)
+        } catch {
+            throw CoreDataWriteError(kind: .refused("\(source): \(error.reason)", record: location), file: file)
+        }
+    }
+
+    /// Columns or `extras` keys (`extras.<key>`) accounted for without an attribute of their own:
+    /// derived by Ferry, or read into another attribute.
+    mutating func use(_ names: String...) {
+        used.formUnion(names)
+    }
+
+    /// The values with no attribute: columns that hold something (a flag that is set, any other
+    /// non-null value) and `extras` keys, as `<table>.<column>` and `<table>.extras.<key>`.
+    var leftovers: [String] {
+        var names: [String] = []
+        for (column, value) in row.values where !used.contains(column) && value != .null {
+            if column.hasPrefix("is_"), value == .integer(0) { continue }
+            names.append("\(row.table).\(column)")
+        }
+        for member in extras.members where !used.contains("extras.\(member.key)") {
+            names.append("\(row.table).extras.\(member.key)")
+        }
+        return names
+    }
+
+    /// The values for the writer, with the model's defaults for those not set.
+    /// - Throws: when a required attribute has no value.
+    func completedValues() throws -> [String: StoreCell] {
+        var values = self.values
+        let missing = AttributeCells.complete(&values, of: entity, in: model)
+        guard missing.isEmpty else {
+            throw CoreDataWriteError(kind: .refused("\(entity.name) requires \(missing.joined(separator: ", ")), which the record has no value for",
+                                                    record: location), file: file)
+        }
+        return values
+    }
+}

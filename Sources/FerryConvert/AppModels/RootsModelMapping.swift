@@ -1,0 +1,188 @@
+import FerryCanonical
+import FerryCoreData
+import FerryModel
+import FerryStore
+
+/// Roots' legacy JSON into Roots' own Core Data model (`Roots.xcdatamodeld`: Semester, Course,
+/// Assignment, Attachment, TimerSession), from the canonical records the JSON became:
+/// semesters, courses and assignment projects, focus-session logs, attachments. The other
+/// records Roots keeps (activities, plans, scheduled sessions, outline nodes, settings) have no
+/// entity in that model and are reported, as is every value no attribute holds.
+struct RootsModelMapping: AppModelMapping {
+    let app = "Roots"
+    let entities = ["Semester", "Course", "Assignment", "Attachment", "TimerSession"]
+
+    /// Project kinds written, parents first, so that a to-one names a key already given.
+    private static let projectEntities: [(kind: String, entity: String)] = [("semester", "Semester"), ("course", "Course"), ("assignment", "Assignment")]
+
+    func write(_ rows: CanonicalRows, model: DataModel, into writer: CoreDataStoreWriter, notMapped: inout NotMappedTally) throws -> [String: Int] {
+        var written: [String: (entity: String, primaryKey: Int64)] = [:]
+        var counts: [String: Int] = [:]
+        var tally = notMapped
+        defer { notMapped = tally }
+        func insert(_ object: MappedObject, toOne: [String: (entity: String, primaryKey: Int64)] = [:]) throws {
+            for name in object.leftovers { tally.add(name, reason: "no attribute of \(object.entity.name) holds it") }
+            let key = try writer.insert(object.entity.name, attributes: try object.completedValues(), toOne: toOne)
+            if let id = object.row.text("id") { written[id] = (object.entity.name, key) }
+            counts[object.entity.name, default: 0] += 1
+        }
+        func owner(_ object: inout MappedObject, column: String, as relationship: String, entity: String) -> [String: (entity: String, primaryKey: Int64)] {
+            object.use(column)
+            guard let id = object.row.text(column) else { return [:] }
+            guard let target = written[id], target.entity == entity else {
+                tally.add("\(object.row.table).\(column)", reason: "\(object.entity.name).\(relationship) leads to a \(entity); this record's names another kind")
+                return [:]
+            }
+            return [relationship: target]
+        }
+
+        var projectKinds: [String: String] = [:]
+        try rows.each("project") { row in
+            if let id = row.text("id"), let kind = row.text("kind") { projectKinds[id] = kind }
+        }
+        for (kind, entity) in Self.projectEntities {
+            try rows.each("project", where: "kind", isOneOf: [kind]) { row in
+                var object = try MappedObject(row, as: entity, in: model)
+                try common(&object)
+                switch entity {
+                case "Semester": try semester(&object); try insert(object)
+                case "Course":
+                    try course(&object)
+                    let semester = owner(&object, column: "parent_id", as: "semester", entity: "Semester")
+                    try insert(object, toOne: semester)
+                default:
+                    try assignment(&object, &tally)
+                    let course = owner(&object, column: "parent_id", as: "course", entity: "Course")
+                    try insert(object, toOne: course)
+                }
+            }
+        }
+        try rows.each("attachment") { row in
+            var object = try MappedObject(row, as: "Attachment", in: model)
+            let ownerID = row.text("project_id") ?? ""
+            guard let target = written[ownerID] else {
+                tally.add("attachment of a \(projectKinds[ownerID] ?? (row.text("log_id") != nil ? "log" : "recipe"))",
+                          reason: "Roots' model has attachments only for its own entities")
+                return
+            }
+            try attachment(&object, rows)
+            object.use("project_id")
+            if target.entity == "Assignment" {
+                try insert(object, toOne: ["assignment": target])
+            } else {
+                tally.add("attachment.project_id", reason: "Roots' model links attachments to assignments only; this one's \(target.entity) is not kept")
+                try insert(object)
+            }
+        }
+        try rows.each("log") { row in
+            guard row.text("kind") == "focus-session" else {
+                tally.add("log kind \(row.text("kind") ?? "?")", reason: "Roots' model has no entity for these records")
+                return
+            }
+            var object = try MappedObject(row, as: "TimerSession", in: model)
+            try timerSession(&object, projectKinds: projectKinds)
+            try insert(object)
+        }
+        for (id, kind) in projectKinds where written[id] == nil {
+            tally.add("project kind \(kind)", reason: "Roots' model has no entity for these records")
+        }
+        for table in ["recipe", "project_step", "material_line", "log_snapshot", "reference_link", "project_tag", "log_tag", "project_technique", "log_technique"] {
+            var count = 0
+            try rows.each(table) { _ in count += 1 }
+            if count > 0 { tally.add(table, reason: "Roots' model has no entity for these records", count: count) }
+        }
+        return counts
+    }
+
+    /// What every project kind has: id and times; semesters and courses, notes and the archive flag.
+    private func common(_ object: inout MappedObject) throws {
+        try object.column("id", to: "id")
+        try object.column("created_at", to: "createdAt")
+        try object.column("modified_at", to: "updatedAt")
+        if object.entity.name == "Semester" { try object.column("deleted_at", to: "deletedAt") }
+        // Assignments have neither (a set flag or a note is reported).
+        if object.entity.name != "Assignment" {
+            try object.column("is_archived", to: "isArchived")
+            try object.column("notes", to: "notes")
+        }
+    }
+
+    private func semester(_ object: inout MappedObject) throws {
+        try object.column("category", to: "semesterTerm")
+        try object.column("start_at", to: "startDate")
+        try object.column("end_at", to: "endDate")
+        try object.extra("academicYear", to: "academicYear")
+        try object.extra("educationLevel", to: "educationLevel")
+        try object.extra("gradProgram", to: "gradProgram")
+        // "current" is the courses file's currentSemesterId naming this semester.
+        try object.set("isCurrent", .integer(object.row.text("status") == "current" ? 1 : 0), from: "status")
+        object.use("status", "extras.currentSemesterId", "extras.isCurrent", "title")   // the title is Ferry's: term and year
+    }
+
+    private func course(_ object: inout MappedObject) throws {
+        try object.column("code", to: "code")
+        try object.column("title", to: "title")
+        try object.column("category", to: "courseType")
+        for key in ["colorHex", "credits", "creditType", "instructor", "location", "meetingTimes", "syllabus"] {
+            try object.extra(key, to: key)
+        }
+    }
+
+    private func assignment(_ object: inout MappedObject, _ tally: inout NotMappedTally) throws {
+        try object.column("title", to: "title")
+        try object.column("category", to: "category")
+        try object.set("isCompleted", .integer(object.row.text("status") == "completed" ? 1 : 0), from: "status")
+        object.use("status")
+        try object.column("is_locked", to: "locked")
+        // The day it is due on, as stored, and the time of day apart (due_at is the two joined).
+        if object.extras["due"] != nil { try object.extra("due", to: "dueDate") } else { try object.column("due_at", to: "dueDate") }
+        object.use("due_at")
+        try object.column("due_time_minutes", to: "dueTimeMinutes")
+        for (column, attribute) in [("estimated_minutes", "estimatedMinutes"), ("min_block_minutes", "minBlockMinutes"),
+                                    ("max_block_minutes", "maxBlockMinutes"), ("difficulty", "difficulty"), ("importance", "importance"),
+                                    ("grade_earned", "gradeEarnedPoints"), ("grade_possible", "gradePossiblePoints"),
+                                    ("grade_weight_percent", "gradeWeightPercent")] {
+            try object.column(column, to: attribute)
+        }
+        try object.extra("calendarEventIdentifier", to: "calendarEventIdentifier")
+        try object.extra("recurrenceIndex", to: "recurrenceIndex")
+        try object.extra("recurrenceSeriesID", to: "recurrenceSeriesID")
+        // The legacy type, where it differs from the category it was normalized into.
+        if object.extras["type"] != nil { try object.extra("type", to: "type") } else { try object.column("category", to: "type") }
+        if object.row["recurrence"] != .null {
+            object.use("recurrence")
+            tally.add("project.recurrence", reason: "Assignment.recurrenceData is the app's own encoding of the rule, not seen in any file here; "
+                + "the rule stays in the canonical store")
+        }
+    }
+
+    private func attachment(_ object: inout MappedObject, _ rows: CanonicalRows) throws {
+        try object.column("id", to: "id")
+        try object.column("name", to: "fileName")
+        try object.column("local_url", to: "fileURL")
+        try object.column("media_type", to: "mimeType")
+        try object.column("byte_count", to: "fileSize")
+        try object.column("added_at", to: "createdAt")
+        if object.extras["updatedAt"] != nil { try object.extra("updatedAt", to: "updatedAt") } else { try object.column("added_at", to: "updatedAt") }
+        if let sha256 = object.row.text("sha256"), let data = try rows.attachmentData(sha256: sha256) {
+            try object.set("fileData", .blob(data), from: "sha256")
+        }
+        object.use("sha256", "position")   // the place in the owner's list, which the model does not keep
+    }
+
+    private func timerSession(_ object: inout MappedObject, projectKinds: [String: String]) throws {
+        try object.column("id", to: "id")
+        try object.column("created_at", to: "createdAt")
+        try object.column("modified_at", to: "updatedAt")
+        try object.column("started_at", to: "startedAt")
+        try object.column("ended_at", to: "endedAt")
+        try object.column("duration_seconds", to: "durationSeconds")
+        try object.extra("mode", to: "mode")
+        // What the session was for: an activity, an assignment or a course, by id.
+        if let id = object.row.text("project_id") {
+            let attribute = ["activity": "activityID", "assignment": "assignmentId", "course": "courseId"][projectKinds[id] ?? ""]
+            if let attribute { try object.column("project_id", to: attribute) }
+        }
+        object.use("title")   // the activity's name, which Ferry copies onto the log
+    }
+}

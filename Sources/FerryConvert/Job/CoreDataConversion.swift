@@ -1,0 +1,58 @@
+import FerryCanonical
+import FerryCoreData
+import FerryFiles
+import FerryModel
+import FerryStore
+import Foundation
+
+/// `ferry convert --as core-data`: converts the inputs as ``ConversionJob`` does, into a
+/// canonical store kept under a temporary name beside the target, then writes that as a Core
+/// Data store: of the canonical mirror (`Formats/canonical/Ferry.xcdatamodeld`), or of the app's
+/// own model through the app's ``AppModelMapping``. The store appears whole or not at all; an
+/// existing file is backed up (verified, rotated) before it is replaced. A dry run writes both
+/// stores under temporary names and keeps neither.
+public struct CoreDataConversion {
+    public var job: ConversionJob
+    /// The app's model and the version to write for; nil for the canonical mirror.
+    public var appModel: (path: String, model: DataModel)?
+
+    public init(job: ConversionJob, appModel: (path: String, model: DataModel)? = nil) {
+        self.job = job
+        self.appModel = appModel
+    }
+
+    /// - Throws: what ``ConversionJob/run()`` throws for the inputs, ``CoreDataWriteError`` for
+    ///   a value the model cannot hold or a store that cannot be written, ``StoreError`` for a
+    ///   backup that fails.
+    public func run() throws -> ConversionReport {
+        let target = job.store
+        // Which mapping, before anything is read: a model Ferry cannot write into fails first.
+        let mapping = try appModel.map { try AppModelMappings.mapping(for: $0.model, at: $0.path) }
+        let folder = (target as NSString).deletingLastPathComponent
+        guard FileManager.default.isWritableFile(atPath: folder.isEmpty ? "." : folder) else {
+            throw CoreDataWriteError(kind: .cannotWrite("the folder \(folder) does not exist or is not writable"), file: target)
+        }
+        let canonical = FileSync.temporaryPath(beside: target, purpose: "canonical")
+        defer { FileSync.removeDatabase(canonical) }
+        var inner = job
+        inner.store = canonical
+        inner.dryRun = false
+        var report = try inner.run()
+        report.store = target
+        report.dryRun = job.dryRun
+
+        let exists = FileManager.default.fileExists(atPath: target)
+        let output = job.dryRun ? FileSync.temporaryPath(beside: target, purpose: "dry-run") : target
+        defer { if job.dryRun { FileSync.removeDatabase(output) } }
+        if exists && !job.dryRun { report.backup = try job.backup.backUp(target) }
+        let replacing = report.backup != nil
+        if let mapping, let appModel {
+            report.coreData = try mapping.write(canonicalStore: canonical, model: appModel.model, modelPath: appModel.path,
+                                                to: output, replacing: replacing)
+        } else {
+            let objects = try CanonicalCoreDataWriter(canonicalStore: canonical).write(to: output, replacing: replacing)
+            report.coreData = CoreDataOutput(model: "Ferry.xcdatamodeld", objects: objects)
+        }
+        return report
+    }
+}
