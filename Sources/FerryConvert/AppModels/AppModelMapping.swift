@@ -28,7 +28,7 @@ extension AppModelMapping {
 
 /// The apps whose own models Ferry writes into.
 enum AppModelMappings {
-    static let all: [any AppModelMapping] = [RootsModelMapping()]
+    static let all: [any AppModelMapping] = [RootsModelMapping(), MoltenModelMapping()]
 
     static func mapping(for model: DataModel, at path: String) throws -> any AppModelMapping {
         guard let mapping = all.first(where: { $0.accepts(model) }) else {
