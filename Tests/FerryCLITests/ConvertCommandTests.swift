@@ -66,4 +66,32 @@ import Testing
         let words = result.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(words.contains("(values: auto, roots, molten, brewguide, forager, photoapp; default: auto)"))
     }
+
+    @Test func asCoreDataWritesAStoreOfTheModelAndReportsWhatItLeftOut() throws {
+        let store = directory.url.appendingPathComponent("Roots.sqlite").path
+        _ = try directory.write(try String(contentsOf: TestPaths.corpus.appendingPathComponent(
+            "seedapps/roots/SharedCore__Persistence__Roots.xcdatamodeld__Roots.xcdatamodel__contents"), encoding: .utf8),
+            to: "Roots.xcdatamodeld/Roots.xcdatamodel/contents")
+        let bundle = directory.url.appendingPathComponent("Roots.xcdatamodeld").path
+        let reportPath = directory.url.appendingPathComponent("report.json").path
+        let result = try ferry("convert", "Samples/roots", "--to", store, "--as", "core-data", "--model", bundle, "--report", reportPath)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("ferry: wrote them as a Core Data store of \(bundle): 14 objects (4 Assignment, 3 Attachment, 3 Course, 2 Semester, 2 TimerSession)\n"))
+        #expect(result.stderr.contains("ferry: not in the model: project kind study-plan (1×): Roots' model has no entity for these records\n"))
+        let report = try Data(contentsOf: URL(fileURLWithPath: reportPath))
+        if JSONSchemaCheck.isAvailable {
+            #expect(try JSONSchemaCheck.errors(in: report, schema: "conversion-report.schema.json").isEmpty)
+        }
+        let dumped = try ferry("dump", store, "--model", bundle, "--entity", "Semester")
+        #expect(dumped.status == 0)
+        #expect(dumped.stdout.split(separator: "\n").count == 2)
+        // The canonical model needs no --model; --input-model belongs to --as core-data only.
+        let canonical = try ferry("convert", "Samples/roots", "--to", directory.url.appendingPathComponent("Ferry.sqlite").path, "--as", "core-data")
+        #expect(canonical.status == 0 && canonical.stderr.contains("as a Core Data store of Ferry.xcdatamodeld: "))
+        let misplaced = try ferry("convert", "Samples/roots", "--to", store, "--input-model", bundle)
+        #expect(misplaced.status == 64)
+        let unmapped = try ferry("convert", "Samples/roots", "--to", directory.url.appendingPathComponent("F.sqlite").path, "--as", "core-data",
+                                 "--model", "Formats/legacy/Forager.xcdatamodel")
+        #expect(unmapped.status == 65 && unmapped.stderr.hasPrefix("ferry: error: Formats/legacy/Forager.xcdatamodel: Ferry writes converted data into the models of Roots (Semester"))
+    }
 }

@@ -1,7 +1,7 @@
 @testable import FerryCanonical
 @testable import FerryConvert
 import FerryModel
-import FerryStore
+@testable import FerryStore
 import FerryTestSupport
 import Foundation
 import GRDB
@@ -46,6 +46,15 @@ import Testing
             let toOne = Set(entity.relationships.filter { !$0.isToMany && !($0.name == "snapshot") }.map(\.name))
             #expect(Set(entity.attributes.map(\.name)).union(toOne) == expected, "\(table)")
         }
+    }
+
+    @Test func theCanonicalMirrorBuiltIntoFerryIsTheFileInFormats() throws {
+        let onDisk = try String(contentsOf: URL(fileURLWithPath: Self.mirror).appendingPathComponent("Ferry 1.xcdatamodel/contents"), encoding: .utf8)
+        #expect(onDisk.trimmingCharacters(in: .newlines) == CanonicalModelText.contents.trimmingCharacters(in: .newlines),
+                "the copy in ferry differs: run scripts/embed-legacy-models.sh")
+        let builtIn = try CanonicalCoreDataWriter.canonicalModel()
+        let bundle = try ModelBundle(at: Self.mirror)
+        #expect(builtIn.entities == (try bundle.load(try bundle.version(named: nil))).entities)
     }
 
     @Test func theLegacyModelsBuiltIntoFerryAreTheFilesInFormats() throws {

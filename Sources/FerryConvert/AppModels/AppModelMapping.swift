@@ -33,7 +33,7 @@ enum AppModelMappings {
     static func mapping(for model: DataModel, at path: String) throws -> any AppModelMapping {
         guard let mapping = all.first(where: { $0.accepts(model) }) else {
             let known = all.map { "\($0.app) (\($0.entities.joined(separator: ", ")))" }.joined(separator: "; ")
-            throw CoreDataWriteError(kind: .unsupported("converted data goes into the models of \(known); this model is none of them "
+            throw CoreDataWriteError(kind: .noMapping("Ferry writes converted data into the models of \(known); this model is none of them "
                 + "(leave out --model to write the canonical model, Formats/canonical/Ferry.xcdatamodeld)"), file: path)
         }
         return mapping

@@ -13,12 +13,17 @@ struct MappedObject {
     private(set) var extras: JSONObject
     private(set) var values: [String: StoreCell] = [:]
     private var used: Set<String> = ["extras", "source_app", "source_entity", "source_key", "source_file", "kind"]
+    /// Whether an `extras` key that is not there sets its attribute to null (a store's value
+    /// carried over, as a migration does) rather than leaving it to the model's default (a new
+    /// object, as the app makes from its files).
+    let absentIsNull: Bool
 
-    init(_ row: CanonicalRows.Row, as entityName: String, in model: DataModel) throws {
+    init(_ row: CanonicalRows.Row, as entityName: String, in model: DataModel, absentIsNull: Bool = false) throws {
         guard let entity = model.entity(named: entityName) else {
             throw CoreDataWriteError(kind: .unknownEntity(entityName), file: row.text("source_file") ?? row.table)
         }
         self.row = row
+        self.absentIsNull = absentIsNull
         self.entity = entity
         self.model = model
         let text = row.text("extras") ?? "{}"
@@ -40,7 +45,10 @@ struct MappedObject {
     /// Sets `attribute` from a key of `extras` (a legacy field with no canonical column).
     mutating func extra(_ key: String, to attribute: String) throws {
         used.insert("extras.\(key)")
-        guard let value = extras[key] else { return }
+        guard let value = extras[key] else {
+            if absentIsNull { try set(attribute, .null, from: "extras.\(key)") }
+            return
+        }
         let cell: StoreCell
         switch value {
         case .null: cell = .null

@@ -2,6 +2,7 @@ import FerryCanonical
 import FerryCoreData
 import FerryModel
 import FerryStore
+import Foundation
 
 /// Molten's data into Molten's model 9, where ordered child entities replace model 5's
 /// Transformable blobs (a migration Core Data cannot infer): plans become `Project` with
@@ -14,6 +15,7 @@ struct MoltenModelMapping: AppModelMapping {
     let app = "Molten (model 9)"
     let entities = ["Project", "ProjectGlassItem", "ProjectStep", "ProjectStepGlassItem", "Logbook", "LogbookGlassItem", "ProjectTechnique", "UserTags"]
 
+    // Objects are made with absentIsNull: a migration carries a store's null over; defaults are for new objects.
     private typealias Key = (entity: String, primaryKey: Int64)
 
     func write(_ rows: CanonicalRows, model: DataModel, into writer: CoreDataStoreWriter, notMapped: inout NotMappedTally) throws -> [String: Int] {
@@ -45,18 +47,18 @@ struct MoltenModelMapping: AppModelMapping {
         }
         try rows.each("recipe") { row in
             guard row.text("source_app") == "molten" else { return tally.add("recipe of \(row.text("source_app") ?? "?")", reason: "not Molten's") }
-            var object = try MappedObject(row, as: "Project", in: model)
+            var object = try MappedObject(row, as: "Project", in: model, absentIsNull: true)
             try plan(&object, parameters: parameters[row.text("id") ?? ""] ?? [], hero: heroes[row.text("id") ?? ""])
             try insert(object)
         }
         try rows.each("log") { row in
             guard row.text("source_app") == "molten" else { return tally.add("log of \(row.text("source_app") ?? "?")", reason: "not Molten's") }
-            var object = try MappedObject(row, as: "Logbook", in: model)
+            var object = try MappedObject(row, as: "Logbook", in: model, absentIsNull: true)
             try log(&object, hero: heroes[row.text("id") ?? ""])
             try insert(object)
         }
         try rows.each("recipe_step") { row in
-            var object = try MappedObject(row, as: "ProjectStep", in: model)
+            var object = try MappedObject(row, as: "ProjectStep", in: model, absentIsNull: true)
             guard let plan = owner(of: row, [("recipe_id", "plan", "Project")]) else { return tally.add("recipe_step", reason: "its plan is not Molten's") }
             object.use("recipe_id")
             try object.column("id", to: "id")
@@ -75,16 +77,16 @@ struct MoltenModelMapping: AppModelMapping {
                   let itemEntity = itemEntities[owner.relationship] else {
                 return tally.add("material_line", reason: "its owner is not one of Molten's plans, steps or logs")
             }
-            var object = try MappedObject(row, as: itemEntity, in: model)
-            object.use("recipe_id", "recipe_step_id", "log_id", "project_id", "project_step_id", "source_key")
+            var object = try MappedObject(row, as: itemEntity, in: model, absentIsNull: true)
+            object.use("recipe_id", "recipe_step_id", "log_id", "project_id", "project_step_id")
             try glassItem(&object)
             try insert(object, toOne: [owner.relationship: owner.key])
         }
         try rows.each("reference_link") { row in
             guard let plan = owner(of: row, [("recipe_id", "plan", "Project")]) else { return tally.add("reference_link", reason: "its plan is not Molten's") }
-            var object = try MappedObject(row, as: "ProjectReferenceUrl", in: model)
-            object.use("recipe_id", "project_id", "source_key")
-            try object.column("id", to: "id")
+            var object = try MappedObject(row, as: "ProjectReferenceUrl", in: model, absentIsNull: true)
+            object.use("recipe_id", "project_id")
+            try legacyID(&object)
             try object.column("url", to: "url")
             try object.column("title", to: "title")
             try object.column("description", to: "urlDescription")
@@ -96,11 +98,11 @@ struct MoltenModelMapping: AppModelMapping {
             guard let owner = owner(of: row, [("recipe_id", "plan", "Project"), ("log_id", "log", "Logbook")]) else {
                 return tally.add("attachment", reason: "its owner is not one of Molten's plans or logs")
             }
-            var object = try MappedObject(row, as: "ProjectImage", in: model)
+            var object = try MappedObject(row, as: "ProjectImage", in: model, absentIsNull: true)
             object.use("recipe_id", "log_id", "project_id", "source_key", "media_type", "tag")   // the type follows the extension; "hero" is the owner's hero_image_id
             try object.column("id", to: "id")
             try object.column("name", to: "file_name")
-            try object.extra("file_extension", to: "file_extension")
+            try object.extra(object.extras["fileExtension"] != nil ? "fileExtension" : "file_extension", to: "file_extension")
             try object.extra("caption", to: "caption")
             try object.column("added_at", to: "date_added")
             try object.column("position", to: "order_index")
@@ -117,7 +119,7 @@ struct MoltenModelMapping: AppModelMapping {
         try rows.each("log_technique") { row in
             guard let log = owner(of: row, [("log_id", "log", "Logbook")]), let logID = row.text("log_id"),
                   let name = row.text("technique_id").flatMap({ names[$0] }) else { return tally.add("log_technique", reason: "its log is not Molten's") }
-            var object = try MappedObject(row, as: "ProjectTechnique", in: model)
+            var object = try MappedObject(row, as: "ProjectTechnique", in: model, absentIsNull: true)
             object.use("log_id", "technique_id", "position")   // model 9 keeps techniques unordered
             try object.set("id", .text(StableID.make("molten", logID, "technique", name)), from: "technique_id")
             try object.set("technique", .text(name), from: "technique_id")
@@ -128,7 +130,7 @@ struct MoltenModelMapping: AppModelMapping {
                 guard let ownerID = row.text(column), written[ownerID] != nil, let name = row.text("tag_id").flatMap({ names[$0] }) else {
                     return tally.add(table, reason: "its owner is not Molten's")
                 }
-                var object = try MappedObject(row, as: "UserTags", in: model)
+                var object = try MappedObject(row, as: "UserTags", in: model, absentIsNull: true)
                 object.use(column, "tag_id", "position")
                 try object.set("owner_id", .text(ownerID), from: column)
                 try object.set("owner_type", .text(ownerType), from: column)
@@ -150,9 +152,8 @@ struct MoltenModelMapping: AppModelMapping {
         try object.column("summary", to: "summary")
         try object.column("category", to: "project_type")
         try object.column("difficulty", to: "difficulty_level")
-        if case .real(let minutes) = object.row["estimated_minutes"] {
-            try object.set("estimated_time", .real(minutes * 60), from: "estimated_minutes")   // stored in seconds
-        }
+        let minutes = object.row["estimated_minutes"]
+        try object.set("estimated_time", { if case .real(let value) = minutes { return .real(value * 60) }; return .null }(), from: "estimated_minutes")   // seconds
         object.use("estimated_minutes")
         try object.column("is_archived", to: "is_archived")
         try object.column("last_used_at", to: "last_used_date")
@@ -177,9 +178,8 @@ struct MoltenModelMapping: AppModelMapping {
         try object.column("note", to: "notes")
         try object.column("started_at", to: "project_date")
         try object.column("outcome", to: "status")
-        if case .real(let seconds) = object.row["duration_seconds"] {
-            try object.set("hours_spent", .real(seconds / 3600), from: "duration_seconds")
-        }
+        let seconds = object.row["duration_seconds"]
+        try object.set("hours_spent", { if case .real(let value) = seconds { return .real(value / 3600) }; return .null }(), from: "duration_seconds")
         object.use("duration_seconds", "title")
         try object.column("created_at", to: "date_created")
         try object.column("modified_at", to: "date_modified")
@@ -196,8 +196,20 @@ struct MoltenModelMapping: AppModelMapping {
         }
     }
 
+    /// The app's own id where the record had one: Ferry derives the canonical id of a part from
+    /// its owner (the same item may sit in two lists), and keeps the legacy id as `source_key`.
+    private func legacyID(_ object: inout MappedObject) throws {
+        if let key = object.row.text("source_key"), UUID(uuidString: key) != nil {
+            try object.column("source_key", to: "id")
+            object.use("id")
+        } else {
+            try object.column("id", to: "id")
+            object.use("source_key")
+        }
+    }
+
     private func glassItem(_ object: inout MappedObject) throws {
-        try object.column("id", to: "id")
+        try legacyID(&object)
         try object.column("catalog_key", to: "itemNaturalKey")
         if case .text(let quantity) = object.row["quantity"] {
             guard let value = Double(quantity) else {

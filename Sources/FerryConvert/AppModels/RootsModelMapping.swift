@@ -42,6 +42,7 @@ struct RootsModelMapping: AppModelMapping {
         }
         for (kind, entity) in Self.projectEntities {
             try rows.each("project", where: "kind", isOneOf: [kind]) { row in
+                guard row.text("source_app") == "roots" else { return }   // counted with the records not written, below
                 var object = try MappedObject(row, as: entity, in: model)
                 try common(&object)
                 switch entity {
@@ -75,7 +76,7 @@ struct RootsModelMapping: AppModelMapping {
             }
         }
         try rows.each("log") { row in
-            guard row.text("kind") == "focus-session" else {
+            guard row.text("kind") == "focus-session", row.text("source_app") == "roots" else {
                 tally.add("log kind \(row.text("kind") ?? "?")", reason: "Roots' model has no entity for these records")
                 return
             }

@@ -52,12 +52,14 @@ public enum AttributeCells {
         }
     }
 
-    /// Fills in the model's defaults for the attributes `values` leaves out, as Core Data does
-    /// for a new object, and returns the required attributes that still have no value.
+    /// Fills in the model's defaults for the attributes `values` leaves out (and for required
+    /// ones it leaves null), as Core Data does for a new object, and returns the required
+    /// attributes that still have no value.
     public static func complete(_ values: inout [String: StoreCell], of entity: EntityDescription, in model: DataModel) -> [String] {
         var missing: [String] = []
         for attribute in model.allAttributes(of: entity) where attribute.isStored && !attribute.isDerived {
-            if values[attribute.name] == nil, let cell = defaultCell(of: attribute) { values[attribute.name] = cell }
+            let unset = values[attribute.name] == nil || (!attribute.isOptional && values[attribute.name] == .null)
+            if unset, let cell = defaultCell(of: attribute) { values[attribute.name] = cell }
             if !attribute.isOptional, (values[attribute.name] ?? .null) == .null { missing.append(attribute.name) }
         }
         return missing

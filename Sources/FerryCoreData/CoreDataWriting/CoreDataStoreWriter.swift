@@ -271,6 +271,8 @@ public struct CoreDataWriteError: Error, Sendable, CustomStringConvertible {
         case exists
         case cannotWrite(String)
         case unsupported(String)
+        /// A model Ferry has no mapping of converted records into.
+        case noMapping(String)
         case unknownEntity(String)
         case unknownProperty(String, record: String)
         case refused(String, record: String)
@@ -292,6 +294,7 @@ public struct CoreDataWriteError: Error, Sendable, CustomStringConvertible {
         case .exists: return "exists; a new store is never written over a file"
         case .cannotWrite(let reason): return "cannot write the store: \(reason)"
         case .unsupported(let what): return "the model asks for what Ferry does not write: \(what)"
+        case .noMapping(let why): return why
         case .unknownEntity(let name): return "no entity \"\(name)\" in the model"
         case .unknownProperty(let name, let record): return "\(record): \"\(name)\" is not a stored property of that kind"
         case .refused(let reason, let record): return "\(record): \(reason)"
