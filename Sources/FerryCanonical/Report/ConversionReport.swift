@@ -94,12 +94,6 @@ public struct CoreDataOutput: Sendable, Encodable {
         public var from: String
         public var count: Int
         public var reason: String
-
-        public init(from: String, count: Int, reason: String) {
-            self.from = from
-            self.count = count
-            self.reason = reason
-        }
     }
 
     /// The model written for: its file, or `Ferry.xcdatamodeld` (built in).
@@ -115,3 +109,23 @@ public struct CoreDataOutput: Sendable, Encodable {
     }
 }
 
+/// Canonical values and records left out of an app's model, counted by where they come from.
+public struct NotMappedTally: Sendable {
+    public init() {}
+
+    private var counts: [Pair: Int] = [:]
+
+    private struct Pair: Hashable, Comparable, Sendable {
+        var from: String
+        var reason: String
+        static func < (a: Pair, b: Pair) -> Bool { (a.from, a.reason) < (b.from, b.reason) }
+    }
+
+    public mutating func add(_ from: String, reason: String, count: Int = 1) {
+        counts[Pair(from: from, reason: reason), default: 0] += count
+    }
+
+    public var entries: [CoreDataOutput.NotMapped] {
+        counts.sorted { $0.key < $1.key }.map { CoreDataOutput.NotMapped(from: $0.key.from, count: $0.value, reason: $0.key.reason) }
+    }
+}

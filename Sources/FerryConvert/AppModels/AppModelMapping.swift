@@ -39,22 +39,3 @@ enum AppModelMappings {
         return mapping
     }
 }
-
-/// Canonical values and records left out of an app's model, counted by where they come from.
-struct NotMappedTally {
-    private var counts: [Pair: Int] = [:]
-
-    private struct Pair: Hashable, Comparable {
-        var from: String
-        var reason: String
-        static func < (a: Pair, b: Pair) -> Bool { (a.from, a.reason) < (b.from, b.reason) }
-    }
-
-    mutating func add(_ from: String, reason: String, count: Int = 1) {
-        counts[Pair(from: from, reason: reason), default: 0] += count
-    }
-
-    var entries: [CoreDataOutput.NotMapped] {
-        counts.sorted { $0.key < $1.key }.map { CoreDataOutput.NotMapped(from: $0.key.from, count: $0.value, reason: $0.key.reason) }
-    }
-}

@@ -42,6 +42,16 @@ struct MappedObject {
         try set(attribute, row[column], from: column)
     }
 
+    /// Sets attributes from columns, each `column: attribute`, in the order given.
+    mutating func columns(_ pairs: KeyValuePairs<String, String>) throws {
+        for (column, attribute) in pairs { try self.column(column, to: attribute) }
+    }
+
+    /// Sets each attribute from the `extras` key of its own name.
+    mutating func extras(_ keys: [String]) throws {
+        for key in keys { try extra(key, to: key) }
+    }
+
     /// Sets `attribute` from a key of `extras` (a legacy field with no canonical column).
     mutating func extra(_ key: String, to attribute: String) throws {
         used.insert("extras.\(key)")

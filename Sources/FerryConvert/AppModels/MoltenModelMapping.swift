@@ -61,12 +61,8 @@ struct MoltenModelMapping: AppModelMapping {
             var object = try MappedObject(row, as: "ProjectStep", in: model, absentIsNull: true)
             guard let plan = owner(of: row, [("recipe_id", "plan", "Project")]) else { return tally.add("recipe_step", reason: "its plan is not Molten's") }
             object.use("recipe_id")
-            try object.column("id", to: "id")
-            try object.column("title", to: "title")
-            try object.column("instruction", to: "step_description")
-            try object.column("estimated_minutes", to: "estimated_minutes")
-            try object.column("image_id", to: "image_id")
-            try object.column("position", to: "order_index")
+            try object.columns(["id": "id", "title": "title", "instruction": "step_description",
+                                "estimated_minutes": "estimated_minutes", "image_id": "image_id", "position": "order_index"])
             object.use("source_key")
             try insert(object, toOne: [plan.relationship: plan.key])
         }
@@ -87,11 +83,8 @@ struct MoltenModelMapping: AppModelMapping {
             var object = try MappedObject(row, as: "ProjectReferenceUrl", in: model, absentIsNull: true)
             object.use("recipe_id", "project_id")
             try legacyID(&object)
-            try object.column("url", to: "url")
-            try object.column("title", to: "title")
-            try object.column("description", to: "urlDescription")
-            try object.column("added_at", to: "dateAdded")
-            try object.column("position", to: "orderIndex")
+            try object.columns(["url": "url", "title": "title", "description": "urlDescription", "added_at": "dateAdded",
+                                "position": "orderIndex"])
             try insert(object, toOne: [plan.relationship: plan.key])
         }
         try rows.each("attachment") { row in
@@ -147,19 +140,13 @@ struct MoltenModelMapping: AppModelMapping {
     }
 
     private func plan(_ object: inout MappedObject, parameters: [CanonicalRows.Row], hero: String?) throws {
-        try object.column("id", to: "id")
-        try object.column("title", to: "title")
-        try object.column("summary", to: "summary")
-        try object.column("category", to: "project_type")
-        try object.column("difficulty", to: "difficulty_level")
+        try object.columns(["id": "id", "title": "title", "summary": "summary", "category": "project_type",
+                            "difficulty": "difficulty_level"])
         let minutes = object.row["estimated_minutes"]
         try object.set("estimated_time", { if case .real(let value) = minutes { return .real(value * 60) }; return .null }(), from: "estimated_minutes")   // seconds
         object.use("estimated_minutes")
-        try object.column("is_archived", to: "is_archived")
-        try object.column("last_used_at", to: "last_used_date")
-        try object.column("usage_count", to: "times_used")
-        try object.column("created_at", to: "date_created")
-        try object.column("modified_at", to: "date_modified")
+        try object.columns(["is_archived": "is_archived", "last_used_at": "last_used_date", "usage_count": "times_used",
+                            "created_at": "date_created", "modified_at": "date_modified"])
         if let hero { try object.set("hero_image_id", .text(hero), from: "attachment.tag") } else { try object.extra("heroImageId", to: "hero_image_id") }
         for parameter in parameters {
             switch parameter.text("name") {
@@ -173,11 +160,7 @@ struct MoltenModelMapping: AppModelMapping {
     }
 
     private func log(_ object: inout MappedObject, hero: String?) throws {
-        try object.column("id", to: "id")
-        try object.column("title", to: "title")
-        try object.column("note", to: "notes")
-        try object.column("started_at", to: "project_date")
-        try object.column("outcome", to: "status")
+        try object.columns(["id": "id", "title": "title", "note": "notes", "started_at": "project_date", "outcome": "status"])
         let seconds = object.row["duration_seconds"]
         try object.set("hours_spent", { if case .real(let value) = seconds { return .real(value / 3600) }; return .null }(), from: "duration_seconds")
         object.use("duration_seconds", "title")
@@ -191,9 +174,7 @@ struct MoltenModelMapping: AppModelMapping {
         }
         object.use("recipe_id", "extras.danglingReferences")
         if let hero { try object.set("hero_image_id", .text(hero), from: "attachment.tag") } else { try object.extra("hero_image_id", to: "hero_image_id") }
-        for key in ["price_point", "sale_date", "buyer_info", "coe", "inventory_deduction_recorded", "type"] {
-            try object.extra(key, to: key)
-        }
+        try object.extras(["price_point", "sale_date", "buyer_info", "coe", "inventory_deduction_recorded", "type"])
     }
 
     /// The app's own id where the record had one: Ferry derives the canonical id of a part from
@@ -218,10 +199,7 @@ struct MoltenModelMapping: AppModelMapping {
             try object.set("quantity", .real(value), from: "quantity")
         }
         object.use("quantity")
-        try object.column("unit", to: "unit")
-        try object.column("notes", to: "notes")
-        try object.column("description", to: "freeformDescription")
-        try object.column("position", to: "orderIndex")
+        try object.columns(["unit": "unit", "notes": "notes", "description": "freeformDescription", "position": "orderIndex"])
         for key in ["item_stable_id", "stableId", "stable_id"] where object.extras[key] != nil {
             try object.extra(key, to: "item_stable_id")
         }

@@ -97,9 +97,7 @@ struct RootsModelMapping: AppModelMapping {
 
     /// What every project kind has: id and times; semesters and courses, notes and the archive flag.
     private func common(_ object: inout MappedObject) throws {
-        try object.column("id", to: "id")
-        try object.column("created_at", to: "createdAt")
-        try object.column("modified_at", to: "updatedAt")
+        try object.columns(["id": "id", "created_at": "createdAt", "modified_at": "updatedAt"])
         if object.entity.name == "Semester" { try object.column("deleted_at", to: "deletedAt") }
         // Assignments have neither (a set flag or a note is reported).
         if object.entity.name != "Assignment" {
@@ -109,24 +107,16 @@ struct RootsModelMapping: AppModelMapping {
     }
 
     private func semester(_ object: inout MappedObject) throws {
-        try object.column("category", to: "semesterTerm")
-        try object.column("start_at", to: "startDate")
-        try object.column("end_at", to: "endDate")
-        try object.extra("academicYear", to: "academicYear")
-        try object.extra("educationLevel", to: "educationLevel")
-        try object.extra("gradProgram", to: "gradProgram")
+        try object.columns(["category": "semesterTerm", "start_at": "startDate", "end_at": "endDate"])
+        try object.extras(["academicYear", "educationLevel", "gradProgram"])
         // "current" is the courses file's currentSemesterId naming this semester.
         try object.set("isCurrent", .integer(object.row.text("status") == "current" ? 1 : 0), from: "status")
         object.use("status", "extras.currentSemesterId", "extras.isCurrent", "title")   // the title is Ferry's: term and year
     }
 
     private func course(_ object: inout MappedObject) throws {
-        try object.column("code", to: "code")
-        try object.column("title", to: "title")
-        try object.column("category", to: "courseType")
-        for key in ["colorHex", "credits", "creditType", "instructor", "location", "meetingTimes", "syllabus"] {
-            try object.extra(key, to: key)
-        }
+        try object.columns(["code": "code", "title": "title", "category": "courseType"])
+        try object.extras(["colorHex", "credits", "creditType", "instructor", "location", "meetingTimes", "syllabus"])
     }
 
     private func assignment(_ object: inout MappedObject, _ tally: inout NotMappedTally) throws {
@@ -139,15 +129,10 @@ struct RootsModelMapping: AppModelMapping {
         if object.extras["due"] != nil { try object.extra("due", to: "dueDate") } else { try object.column("due_at", to: "dueDate") }
         object.use("due_at")
         try object.column("due_time_minutes", to: "dueTimeMinutes")
-        for (column, attribute) in [("estimated_minutes", "estimatedMinutes"), ("min_block_minutes", "minBlockMinutes"),
-                                    ("max_block_minutes", "maxBlockMinutes"), ("difficulty", "difficulty"), ("importance", "importance"),
-                                    ("grade_earned", "gradeEarnedPoints"), ("grade_possible", "gradePossiblePoints"),
-                                    ("grade_weight_percent", "gradeWeightPercent")] {
-            try object.column(column, to: attribute)
-        }
-        try object.extra("calendarEventIdentifier", to: "calendarEventIdentifier")
-        try object.extra("recurrenceIndex", to: "recurrenceIndex")
-        try object.extra("recurrenceSeriesID", to: "recurrenceSeriesID")
+        try object.columns(["estimated_minutes": "estimatedMinutes", "min_block_minutes": "minBlockMinutes", "max_block_minutes": "maxBlockMinutes",
+                            "difficulty": "difficulty", "importance": "importance", "grade_earned": "gradeEarnedPoints",
+                            "grade_possible": "gradePossiblePoints", "grade_weight_percent": "gradeWeightPercent"])
+        try object.extras(["calendarEventIdentifier", "recurrenceIndex", "recurrenceSeriesID"])
         // The legacy type, where it differs from the category it was normalized into.
         if object.extras["type"] != nil { try object.extra("type", to: "type") } else { try object.column("category", to: "type") }
         if object.row["recurrence"] != .null {
@@ -158,12 +143,8 @@ struct RootsModelMapping: AppModelMapping {
     }
 
     private func attachment(_ object: inout MappedObject, _ rows: CanonicalRows) throws {
-        try object.column("id", to: "id")
-        try object.column("name", to: "fileName")
-        try object.column("local_url", to: "fileURL")
-        try object.column("media_type", to: "mimeType")
-        try object.column("byte_count", to: "fileSize")
-        try object.column("added_at", to: "createdAt")
+        try object.columns(["id": "id", "name": "fileName", "local_url": "fileURL", "media_type": "mimeType",
+                            "byte_count": "fileSize", "added_at": "createdAt"])
         if object.extras["updatedAt"] != nil { try object.extra("updatedAt", to: "updatedAt") } else { try object.column("added_at", to: "updatedAt") }
         if let sha256 = object.row.text("sha256"), let data = try rows.attachmentData(sha256: sha256) {
             try object.set("fileData", .blob(data), from: "sha256")
@@ -172,12 +153,8 @@ struct RootsModelMapping: AppModelMapping {
     }
 
     private func timerSession(_ object: inout MappedObject, projectKinds: [String: String]) throws {
-        try object.column("id", to: "id")
-        try object.column("created_at", to: "createdAt")
-        try object.column("modified_at", to: "updatedAt")
-        try object.column("started_at", to: "startedAt")
-        try object.column("ended_at", to: "endedAt")
-        try object.column("duration_seconds", to: "durationSeconds")
+        try object.columns(["id": "id", "created_at": "createdAt", "modified_at": "updatedAt", "started_at": "startedAt",
+                            "ended_at": "endedAt", "duration_seconds": "durationSeconds"])
         try object.extra("mode", to: "mode")
         // What the session was for: an activity, an assignment or a course, by id.
         if let id = object.row.text("project_id") {
