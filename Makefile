@@ -51,9 +51,9 @@ sanitize: setup
 	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt:print_suppressions=0 $(SWIFT) test --sanitize=address --build-path .build/asan
 	$(SWIFT) test --sanitize=thread --build-path .build/tsan
 
-# Rewrites the sample stores in Samples/ and the legacy models built into ferry.
+# Rewrites the sample stores in Samples/ (the models in Formats/ are built into ferry by the
+# EmbedModels build plugin).
 samples: setup
-	scripts/embed-legacy-models.sh
 	$(SWIFT) run make-sample-stores
 
 # Manual page and shell completions, from swift-argument-parser, into out/.

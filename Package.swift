@@ -59,7 +59,8 @@ let package = Package(
             dependencies: ["FerryCanonical", "FerryCoreData", "FerryJSON", "FerryFiles", .product(name: "GRDB", package: "GRDB.swift"),
                            // The C API under GRDB, to bind the rows of bulk upserts without boxing each value.
                            .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                           .product(name: "Crypto", package: "swift-crypto")]
+                           .product(name: "Crypto", package: "swift-crypto")],
+            plugins: ["EmbedModels"]
         ),
 
         // Converting: the five apps' readers, normalisation into canonical records, and the
@@ -67,7 +68,8 @@ let package = Package(
         .target(
             name: "FerryConvert",
             dependencies: ["FerryCanonical", "FerryCoreData", "FerryStore", "FerryModel", "FerryJSON", "FerryFiles",
-                           .product(name: "Crypto", package: "swift-crypto")]
+                           .product(name: "Crypto", package: "swift-crypto")],
+            plugins: ["EmbedModels"]
         ),
 
         // libarchive, through a module map and a shim that re-exports the AE_IF* constants.
@@ -102,6 +104,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+
+        // Builds Formats/' models into FerryConvert (legacy) and FerryStore (canonical mirror).
+        .executableTarget(name: "embed-models", path: "Tools/embed-models"),
+        .plugin(name: "EmbedModels", capability: .buildTool(), dependencies: ["embed-models"], path: "Plugins/EmbedModels"),
 
         // Writes the sample stores in Samples/ (`make samples`).
         .executableTarget(name: "make-sample-stores", dependencies: ["FerryTestSupport"], path: "Tools/make-sample-stores"),

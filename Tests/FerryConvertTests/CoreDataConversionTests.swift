@@ -1,6 +1,6 @@
 import FerryArchive
-@testable import FerryCanonical
-@testable import FerryConvert
+import FerryCanonical
+import FerryConvert
 import FerryCoreData
 import FerryJSON
 @testable import FerryStore

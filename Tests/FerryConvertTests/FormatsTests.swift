@@ -51,7 +51,7 @@ import Testing
     @Test func theCanonicalMirrorBuiltIntoFerryIsTheFileInFormats() throws {
         let onDisk = try String(contentsOf: URL(fileURLWithPath: Self.mirror).appendingPathComponent("Ferry 1.xcdatamodel/contents"), encoding: .utf8)
         #expect(onDisk.trimmingCharacters(in: .newlines) == CanonicalModelText.contents.trimmingCharacters(in: .newlines),
-                "the copy in ferry differs: run scripts/embed-legacy-models.sh")
+                "the copy the EmbedModels plugin built into ferry differs")
         let builtIn = try CanonicalCoreDataWriter.canonicalModel()
         let bundle = try ModelBundle(at: Self.mirror)
         #expect(builtIn.entities == (try bundle.load(try bundle.version(named: nil))).entities)
@@ -65,7 +65,7 @@ import Testing
                 ? folder.appendingPathComponent("\(file.version).xcdatamodel/contents") : folder.appendingPathComponent("contents")
             let onDisk = try String(contentsOf: contents, encoding: .utf8)
             #expect(onDisk.trimmingCharacters(in: .newlines) == file.contents.trimmingCharacters(in: .newlines),
-                    "\(contents.path) differs from the copy in ferry: run scripts/embed-legacy-models.sh")
+                    "\(contents.path) differs from the copy the EmbedModels plugin built into ferry")
         }
         #expect(try KnownModels.versions(for: .molten).map(\.name) == ["Molten 5", "Molten 6"])
         #expect(try KnownModels.versions(for: .brewguide).isEmpty)

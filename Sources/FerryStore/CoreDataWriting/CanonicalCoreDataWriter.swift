@@ -22,7 +22,7 @@ public struct CanonicalCoreDataWriter {
         self.model = try model ?? Self.canonicalModel()
     }
 
-    /// The canonical mirror as built into Ferry (`scripts/embed-legacy-models.sh` copies it).
+    /// The canonical mirror as built into Ferry (by the EmbedModels build plugin, from `Formats/`).
     public static func canonicalModel() throws -> DataModel {
         try ModelParser().parse(data: Data(CanonicalModelText.contents.utf8), file: CanonicalModelText.path, versionName: "Ferry 1")
     }
