@@ -1,3 +1,4 @@
+import FerryJSON
 import Foundation
 
 /// What `ferry inspect STORE` reports: metadata, schema source, matched version, tables and
@@ -37,11 +38,11 @@ public struct CoreDataStoreReport: Sendable, Encodable {
     public var metadata: Metadata
     public var schemaSource: String
     public var schemaInferred: Bool
-    public var versionMatch: VersionMatch?
+    @NullEncoded public var versionMatch: VersionMatch?
     public var entities: [Entity]
     public var tables: [Table]
-    /// Nil when the store keeps no persistent history.
-    public var history: PersistentHistory?
+    /// Nil (null) when the store keeps no persistent history.
+    @NullEncoded public var history: PersistentHistory?
     public var notes: [String]
 
     public init(_ reader: CoreDataStoreReader) {
@@ -67,26 +68,6 @@ public struct CoreDataStoreReport: Sendable, Encodable {
         } catch {
             notes.append("the persistent history cannot be counted: \(error)")
         }
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case format, path, openMode, readsWriteAheadLog, metadata, schemaSource, schemaInferred, versionMatch, entities, tables, history, notes
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(format, forKey: .format)
-        try container.encode(path, forKey: .path)
-        try container.encode(openMode, forKey: .openMode)
-        try container.encode(readsWriteAheadLog, forKey: .readsWriteAheadLog)
-        try container.encode(metadata, forKey: .metadata)
-        try container.encode(schemaSource, forKey: .schemaSource)
-        try container.encode(schemaInferred, forKey: .schemaInferred)
-        try container.encode(versionMatch, forKey: .versionMatch)
-        try container.encode(entities, forKey: .entities)
-        try container.encode(tables, forKey: .tables)
-        try container.encode(history, forKey: .history)
-        try container.encode(notes, forKey: .notes)
     }
 
     /// The human-readable form.

@@ -1,3 +1,5 @@
+import FerryJSON
+
 /// Which entities must follow CloudKit's rules, and why.
 public struct CloudKitScope: Sendable, Hashable, Encodable {
     public var applies: Bool
@@ -8,28 +10,26 @@ public struct CloudKitScope: Sendable, Hashable, Encodable {
 
 /// The result of linting one model version.
 public struct LintReport: Sendable, Encodable {
-    public var file: String
-    public var version: String?
-    public var cloudKit: CloudKitScope
+    public let file: String
+    @NullEncoded public var version: String?
+    public let cloudKit: CloudKitScope
     /// Sorted by severity, then by file position.
-    public var findings: [LintFinding]
+    public let findings: [LintFinding]
+    /// Findings per severity, every severity listed.
+    public let counts: [String: Int]
+
+    init(file: String, version: String?, cloudKit: CloudKitScope, findings: [LintFinding]) {
+        self.file = file
+        self.version = version
+        self.cloudKit = cloudKit
+        self.findings = findings
+        counts = Dictionary(uniqueKeysWithValues: LintSeverity.allCases.map { severity in (severity.rawValue, findings.filter { $0.severity == severity }.count) })
+    }
 
     public var hasErrors: Bool { findings.contains { $0.severity == .error } }
 
     public func count(_ severity: LintSeverity) -> Int {
-        findings.filter { $0.severity == severity }.count
-    }
-
-    enum CodingKeys: String, CodingKey { case file, version, cloudKit, findings, counts }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(file, forKey: .file)
-        try container.encode(version, forKey: .version)
-        try container.encode(cloudKit, forKey: .cloudKit)
-        try container.encode(findings, forKey: .findings)
-        let counts = Dictionary(uniqueKeysWithValues: LintSeverity.allCases.map { ($0.rawValue, count($0)) })
-        try container.encode(counts, forKey: .counts)
+        counts[severity.rawValue] ?? 0
     }
 }
 
