@@ -64,16 +64,14 @@ public struct AttributeDescription: Sendable, Hashable {
 extension AttributeDescription {
     private enum XML {
         static let name = "name", type = "attributeType", optional = "optional", transient = "transient"
-        static let derived = "derived", derivation = "derivationExpression", indexed = "indexed"
-        static let spotlight = "spotlightIndexingEnabled", truthFile = "storedInTruthFile"
+        static let derived = "derived", derivation = "derivationExpression"
         static let defaultValue = "defaultValueString", defaultDate = "defaultDateTimeInterval"
         static let minValue = "minValueString", maxValue = "maxValueString"
         static let minDate = "minDateTimeInterval", maxDate = "maxDateTimeInterval"
         static let regex = "regularExpressionString", transformer = "valueTransformerName"
         static let customClass = "customClassName", external = "allowsExternalBinaryDataStorage"
         static let cloudEncryption = "allowsCloudEncryption", preserve = "preserveAfterDeletion"
-        static let scalar = "usesScalarValueType", composite = "composite", elementID = "elementID"
-        static let hashModifier = "versionHashModifier", syncable = "syncable"
+        static let scalar = "usesScalarValueType", composite = "composite"
     }
 
     init(xml node: XMLNode, in location: ModelLocation) throws(ModelError) {
@@ -91,9 +89,6 @@ extension AttributeDescription {
         isTransient = try reader.flag(XML.transient)
         isDerived = try reader.flag(XML.derived)
         derivationExpression = reader.string(XML.derivation)
-        isIndexed = try reader.flag(XML.indexed)
-        isIndexedBySpotlight = try reader.flag(XML.spotlight)
-        isStoredInExternalRecord = try reader.flag(XML.truthFile)
         defaultValue = reader.string(XML.defaultValue)
         defaultDateTimeInterval = reader.string(XML.defaultDate)
         minValue = reader.string(XML.minValue)
@@ -108,13 +103,8 @@ extension AttributeDescription {
         preservesValueInHistoryOnDeletion = try reader.flag(XML.preserve)
         usesScalarValueType = try reader.optionalFlag(XML.scalar)
         compositeName = reader.nonEmptyString(XML.composite)
-        renamingIdentifier = reader.nonEmptyString(XML.elementID)
-        versionHashModifier = reader.nonEmptyString(XML.hashModifier)
-        isSyncable = try reader.optionalFlag(XML.syncable)
-        userInfo = try UserInfoReader.read(node, at: reader.location)
-        otherAttributes = reader.remaining
-        unknownElements = node.children.filter { $0.name != "userInfo" }.map(RawXMLElement.init)
-        line = node.line
+        (isIndexed, isIndexedBySpotlight, isStoredInExternalRecord, renamingIdentifier, versionHashModifier, isSyncable,
+         userInfo, otherAttributes, unknownElements, line) = try PropertySettings.read(&reader, node)
     }
 }
 

@@ -58,9 +58,7 @@ extension RelationshipDescription {
         static let name = "name", destination = "destinationEntity", inverseName = "inverseName"
         static let inverseEntity = "inverseEntity", toMany = "toMany", ordered = "ordered"
         static let optional = "optional", transient = "transient", minCount = "minCount", maxCount = "maxCount"
-        static let deletionRule = "deletionRule", indexed = "indexed", spotlight = "spotlightIndexingEnabled"
-        static let truthFile = "storedInTruthFile", elementID = "elementID"
-        static let hashModifier = "versionHashModifier", syncable = "syncable"
+        static let deletionRule = "deletionRule"
     }
 
     init(xml node: XMLNode, in location: ModelLocation) throws(ModelError) {
@@ -82,16 +80,8 @@ extension RelationshipDescription {
                                            expected: "Nullify, Cascade, Deny or No Action"), at: reader.location)
         }
         self.deletionRule = deletionRule
-        isIndexed = try reader.flag(XML.indexed)
-        isIndexedBySpotlight = try reader.flag(XML.spotlight)
-        isStoredInExternalRecord = try reader.flag(XML.truthFile)
-        renamingIdentifier = reader.nonEmptyString(XML.elementID)
-        versionHashModifier = reader.nonEmptyString(XML.hashModifier)
-        isSyncable = try reader.optionalFlag(XML.syncable)
-        userInfo = try UserInfoReader.read(node, at: reader.location)
-        otherAttributes = reader.remaining
-        unknownElements = node.children.filter { $0.name != "userInfo" }.map(RawXMLElement.init)
-        line = node.line
+        (isIndexed, isIndexedBySpotlight, isStoredInExternalRecord, renamingIdentifier, versionHashModifier, isSyncable,
+         userInfo, otherAttributes, unknownElements, line) = try PropertySettings.read(&reader, node)
     }
 }
 
