@@ -8,21 +8,16 @@ public struct CoreDataStoreMetadata: Sendable {
     public var storeUUID: String?
     public var storeType: String?
     /// `NSStoreModelVersionIdentifiers`, empty strings left out.
-    public var versionIdentifiers: [String]
+    public var versionIdentifiers: [String] = []
     /// `NSStoreModelVersionHashes`: entity name → 32-byte hash.
-    public var versionHashes: [String: Data]
+    public var versionHashes: [String: Data] = [:]
     public var frameworkVersion: String?
     /// Every other key of the metadata plist, for reports.
-    public var otherKeys: [String]
+    public var otherKeys: [String] = []
 
-    public init(storeUUID: String? = nil, storeType: String? = nil, versionIdentifiers: [String] = [],
-                versionHashes: [String: Data] = [:], frameworkVersion: String? = nil, otherKeys: [String] = []) {
+    /// Metadata with only the store's UUID, the rest read from the plist after.
+    init(storeUUID: String?) {
         self.storeUUID = storeUUID
-        self.storeType = storeType
-        self.versionIdentifiers = versionIdentifiers
-        self.versionHashes = versionHashes
-        self.frameworkVersion = frameworkVersion
-        self.otherKeys = otherKeys
     }
 
     /// Reads the newest `Z_METADATA` row.

@@ -13,33 +13,21 @@ public struct DataModel: Sendable, Hashable {
     /// The `<model>` element's XML attributes, verbatim.
     public var attributes: [String: String]
     public var entities: [EntityDescription]
-    public var fetchRequests: [FetchRequestDescription]
-    public var configurations: [ConfigurationDescription]
-    public var composites: [CompositeDescription]
-    public var layout: [LayoutElement]
-    public var unknownElements: [RawXMLElement]
+    public var fetchRequests: [FetchRequestDescription] = []
+    public var configurations: [ConfigurationDescription] = []
+    public var composites: [CompositeDescription] = []
+    public var layout: [LayoutElement] = []
+    public var unknownElements: [RawXMLElement] = []
 
     private var indexByName: [String: Int] = [:]
 
-    init(file: String, versionName: String?, attributes: [String: String], entities: [EntityDescription],
-         fetchRequests: [FetchRequestDescription], configurations: [ConfigurationDescription],
-         composites: [CompositeDescription], layout: [LayoutElement], unknownElements: [RawXMLElement]) {
+    /// A model built in code, from a compiled model or a store's own schema; inheritance is resolved.
+    public init(file: String, versionName: String?, entities: [EntityDescription], attributes: [String: String] = [:]) {
         self.file = file
         self.versionName = versionName
         self.attributes = attributes
         self.entities = entities
-        self.fetchRequests = fetchRequests
-        self.configurations = configurations
-        self.composites = composites
-        self.layout = layout
-        self.unknownElements = unknownElements
         resolveInheritance()
-    }
-
-    /// A model built in code, from a compiled model or a store's own schema; inheritance is resolved.
-    public init(file: String, versionName: String?, entities: [EntityDescription], attributes: [String: String] = [:]) {
-        self.init(file: file, versionName: versionName, attributes: attributes, entities: entities, fetchRequests: [],
-                  configurations: [], composites: [], layout: [], unknownElements: [])
     }
 
     /// `userDefinedModelVersionIdentifier`, the "Core Data Model Identifier" stores record in
@@ -136,22 +124,16 @@ extension DataModel {
         guard root.name == "model" else {
             throw ModelError(.wrongRootElement(root.name), at: ModelLocation(file: file, line: root.line))
         }
-        try self.init(
-            file: file, versionName: versionName, attributes: root.attributes,
-            entities: root.children(named: "entity").map { node throws(ModelError) in
-                try EntityDescription(xml: node, in: location)
-            },
-            fetchRequests: root.children(named: "fetchRequest").map { node throws(ModelError) in
-                try FetchRequestDescription(xml: node, in: location)
-            },
-            configurations: root.children(named: "configuration").map { node throws(ModelError) in
-                try ConfigurationDescription(xml: node, in: location)
-            },
-            composites: root.children(named: "composite").map { node throws(ModelError) in
-                try CompositeDescription(xml: node, in: location)
-            },
-            layout: root.children(named: "elements").flatMap { $0.children(named: "element") }
-                .map { node throws(ModelError) in try LayoutElement(xml: node, in: location) },
-            unknownElements: root.children.filter { !XML.known.contains($0.name) }.map(RawXMLElement.init))
+        self.init(file: file, versionName: versionName, entities: try root.children(named: "entity").map { node throws(ModelError) in
+            try EntityDescription(xml: node, in: location)
+        }, attributes: root.attributes)
+        fetchRequests = try root.children(named: "fetchRequest").map { node throws(ModelError) in try FetchRequestDescription(xml: node, in: location) }
+        configurations = try root.children(named: "configuration").map { node throws(ModelError) in
+            try ConfigurationDescription(xml: node, in: location)
+        }
+        composites = try root.children(named: "composite").map { node throws(ModelError) in try CompositeDescription(xml: node, in: location) }
+        layout = try root.children(named: "elements").flatMap { $0.children(named: "element") }
+            .map { node throws(ModelError) in try LayoutElement(xml: node, in: location) }
+        unknownElements = root.children.filter { !XML.known.contains($0.name) }.map(RawXMLElement.init)
     }
 }
