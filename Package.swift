@@ -56,7 +56,7 @@ let package = Package(
         // migrations, writing batches, reading snapshots for export, backups, merge.
         .target(
             name: "FerryStore",
-            dependencies: ["FerryCanonical", "FerryCoreData", "FerryJSON", "FerryFiles", .product(name: "GRDB", package: "GRDB.swift"),
+            dependencies: ["FerryCanonical", "FerryCoreData", "FerryModel", "FerryJSON", "FerryFiles", .product(name: "GRDB", package: "GRDB.swift"),
                            // The C API under GRDB, to bind the rows of bulk upserts without boxing each value.
                            .product(name: "GRDBSQLite", package: "GRDB.swift"),
                            .product(name: "Crypto", package: "swift-crypto")],
