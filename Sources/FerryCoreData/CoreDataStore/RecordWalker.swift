@@ -74,6 +74,9 @@ struct RecordWalker {
             let targets = typed.toOnes.map { name in foreignKeys.firstIndex { $0.name.lowercased() == name.lowercased() } ?? -1 }
             return cells.contains(-1) || targets.contains(-1) ? nil : (typed, cells, targets)
         }
+        // Passed to the decoder by reference into this array: out of the pairs each was a copy a cell.
+        let descriptions = attributes.map(\.0)
+        let slots = Self.slots(attributes: attributes.map(\.0.name), foreignKeys: foreignKeys.map(\.name), toMany: toMany.map(\.name))
         let sql = "SELECT \(columns.joined(separator: ", ")) FROM \(SQLName.quoted(table)) t \(joins.joined(separator: " ")) WHERE t.Z_ENT = ? ORDER BY t.Z_PK"
         let rows = try Row.fetchCursor(db, sql: sql, arguments: [number])
         while let row = try rows.next() {
@@ -89,26 +92,42 @@ struct RecordWalker {
                 }
                 if try rows.take(TypedRow(primaryKey: primaryKey, id: id, cells: cells.map { StoreCell(row[$0]) }, targets: targetIDs)) { continue }
             }
-            var values = JSONObject()
-            for (index, (attribute, _)) in attributes.enumerated() {
-                values[attribute.name] = lossless ? StoreCell(row[index + 1]).losslessJSON
-                    : decoder.decode(row[index + 1] as DatabaseValue, as: attribute, entity: entity.entity.name)
-            }
-            for key in foreignKeys {
-                values[key.name] = try target(of: key, in: row, table: table, primaryKey: primaryKey).map { .string($0) } ?? .null
-            }
+            // Members go in in key order, so that writing them sorted takes no sorting.
+            var members: [(key: String, value: JSONValue)] = []
+            members.reserveCapacity(slots.count)
             var orders = JSONObject()
-            for relationship in toMany {
-                let listed = try related(primaryKey, storage: relationship.storage, db: db)
-                values[relationship.name] = .array(listed.map { .string($0.id) })
-                if lossless, Self.orderColumn(of: relationship.storage) != nil {
-                    orders[relationship.name] = .array(listed.map { $0.order.losslessJSON })
+            for slot in slots {
+                switch slot.source {
+                case .attribute(let index):
+                    members.append((slot.name, lossless ? StoreCell(row[index + 1]).losslessJSON
+                        : decoder.decode(row[index + 1] as DatabaseValue, as: descriptions[index], entity: entity.entity.name)))
+                case .foreignKey(let index):
+                    members.append((slot.name, try target(of: foreignKeys[index], in: row, table: table, primaryKey: primaryKey).map { .string($0) } ?? .null))
+                case .toMany(let index):
+                    let listed = try related(primaryKey, storage: toMany[index].storage, db: db)
+                    members.append((slot.name, .array(listed.map { .string($0.id) })))
+                    if lossless, Self.orderColumn(of: toMany[index].storage) != nil {
+                        orders[slot.name] = .array(listed.map { $0.order.losslessJSON })
+                    }
                 }
             }
-            var record = CoreDataRecord(entity: entity.entity.name, id: id, primaryKey: primaryKey, values: values)
+            var record = CoreDataRecord(entity: entity.entity.name, id: id, primaryKey: primaryKey, values: JSONObject(members))
             if let optimisticLock { record.lossless = (StoreValue.integer(row[optimisticLock]), orders) }
             try body(record)
         }
+    }
+
+    /// Where a member of a record's values comes from.
+    enum Source { case attribute(Int), foreignKey(Int), toMany(Int) }
+
+    /// The members of an entity's records in the order JSON output sorts them (UTF-8 byte
+    /// order); a name given twice keeps its last source, as setting it twice would.
+    static func slots(attributes: [String], foreignKeys: [String], toMany: [String]) -> [(name: String, source: Source)] {
+        var byName: [String: Source] = [:]
+        for (index, name) in attributes.enumerated() { byName[name] = .attribute(index) }
+        for (index, name) in foreignKeys.enumerated() { byName[name] = .foreignKey(index) }
+        for (index, name) in toMany.enumerated() { byName[name] = .toMany(index) }
+        return byName.map { (name: $0.key, source: $0.value) }.sorted { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }
     }
 
     typealias ForeignKey = (name: String, destination: String?, column: Int, entityColumn: Int?, uuid: Int?, table: String?, columnName: String)
