@@ -7,9 +7,12 @@ its log table; then the store convert at 4N, for memory growth.
   ferry convert logs.ndjson          (the JSON path, the reference)
   ferry convert BrewGuide.store      target: <= 1.3x the JSON path, peak RSS < 150 MB, < 20% more at 4N
   ferry dump BrewGuide.store         vs  sqlite3 -json "select * from ZBREWLOG"; target <= 2.5x, RSS < 100 MB
+  ferry convert BrewGuide.store into the store the JSON path made (N logs already there): RSS as into a new one
+  ferry convert Molten.sqlite        N/10 plans and N/10 logs with their keyed-archive blobs
+                                     (scripts/make_molten_store.py): archive decoding, measured
 
 Each case runs --runs times, cases alternating; medians and peak RSS are printed, with ratios.
-Usage: scripts/bench_store.py [--records N] [--runs R] [--ferry PATH] [--work DIR] [--no-scale]"""
+Usage: scripts/bench_store.py [--records N] [--runs R] [--ferry PATH] [--work DIR] [--no-scale] [--no-molten]"""
 import os, statistics, subprocess, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -28,6 +31,7 @@ def store_of(work, n):
 def main():
     parser = arguments()
     parser.add_argument("--no-scale", action="store_true", help="skip the 4N store convert")
+    parser.add_argument("--no-molten", action="store_true", help="skip the Molten store convert")
     args = parser.parse_args()
     require_ferry(args.ferry)
     data, store = store_of(args.work, args.records)
@@ -59,6 +63,25 @@ def main():
     json_time = medians["ferry convert logs.ndjson"][0]
     print(f"  store convert / JSON convert: {medians['ferry convert BrewGuide.store'][0] / json_time:.2f}x (target <= 1.3x)")
     print(f"  ferry dump / sqlite3 -json:   {medians['ferry dump BrewGuide.store'][0] / medians['sqlite3 -json ZBREWLOG'][0]:.2f}x (target <= 2.5x)")
+    # Into a store that holds the same N logs already (every log an update): the claim ledger's
+    # random b-tree reads are the known risk for memory.
+    existing = os.path.join(data, "existing.ferry")
+    remove(existing)
+    run([args.ferry, "convert", os.path.join(data, "logs.ndjson"), "--from", "brewguide", "--to", existing])
+    seconds, rss = run([args.ferry, "convert", store, "--to", existing, "--keep-backups", "1"])
+    remove(existing)
+    print(f"  store convert into a store of {args.records:,} logs: {seconds:.2f} s, {rss:.1f} MB "
+          f"({100 * (rss - medians['ferry convert BrewGuide.store'][1]) / medians['ferry convert BrewGuide.store'][1]:+.0f}% RSS over a new store)")
+    if not args.no_molten:
+        plans = max(args.records // 10, 1)
+        molten = os.path.join(args.work, f"Molten-{plans}.sqlite")
+        if not os.path.exists(molten):
+            subprocess.run([sys.executable, os.path.join(ROOT, "scripts/make_molten_store.py"), str(plans), molten], check=True)
+        remove(out)
+        seconds, rss = run([args.ferry, "convert", molten, "--to", out])
+        remove(out)
+        print(f"  Molten store of {plans:,} plans and {plans:,} logs ({6 * plans:,} rows, blobs decoded): {seconds:.2f} s, "
+              f"{6 * plans / seconds:,.0f} rows/s, {rss:.1f} MB")
     if not args.no_scale:
         _, big = store_of(args.work, args.records * 4)
         remove(out)
