@@ -8,9 +8,10 @@ import Foundation
 /// through a to-one relationship: what the store normalizers walk. Rows taken as children of
 /// another row are remembered, so that what no normalizer took can be reported.
 ///
-/// Entities an app's normalizer only walks (BrewGuide's logs: nothing looks them up by id or
-/// as children) are `streamed`: not held, read one row at a time by ``forEachRecord(of:_:)``, and
-/// left out of the other records' relationships, so that memory does not grow with them.
+/// Entities an app's normalizer only walks (BrewGuide's logs, Molten's plans and logs: nothing
+/// looks them up by id or as children) are `streamed`: not held, read one row at a time by
+/// ``forEachRecord(of:_:)``, and left out of the other records' relationships (unless kept:
+/// a child's one link to its owner costs little), so that memory does not grow with them.
 final class CoreDataRecordIndex: ChildResolver {
     let reader: CoreDataStoreReader
     let records: [CoreDataRecord]
@@ -26,12 +27,12 @@ final class CoreDataRecordIndex: ChildResolver {
     /// Streamed rows taken, per entity: each is walked once, so a count says it.
     private var streamedTaken: [String: Int] = [:]
 
-    init(reader: CoreDataStoreReader, streaming streamed: Set<String> = []) throws {
+    init(reader: CoreDataStoreReader, streaming streamed: Set<String> = [], keepingLinksToStreamed: Bool = false) throws {
         self.reader = reader
         self.streamed = streamed
         var records: [CoreDataRecord] = []
         let held = Set(reader.mapping.entities.map(\.entity.name)).subtracting(streamed)
-        warnings = try reader.forEachRecord(of: held, omittingRelationshipsTo: streamed) { records.append(Self.withoutNulls($0)) }
+        warnings = try reader.forEachRecord(of: held, omittingRelationshipsTo: keepingLinksToStreamed ? [] : streamed) { records.append(Self.withoutNulls($0)) }
         self.records = records
         caseInsensitive = reader.schemaSource == .inferred
         storeKey = reader.metadata.storeUUID ?? (reader.path as NSString).lastPathComponent

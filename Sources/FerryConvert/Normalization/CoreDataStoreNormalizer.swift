@@ -14,7 +14,13 @@ struct CoreDataStoreNormalizer {
     /// - Returns: what the store was taken for, for the report: `molten store (model cache)`.
     func convert(_ path: String) throws -> String {
         let (reader, app) = try open(path)
-        let index = try CoreDataRecordIndex(reader: reader, streaming: app == .brewguide ? BrewGuideStoreReader.streamedEntities : [])
+        let index: CoreDataRecordIndex
+        switch app {
+        case .brewguide: index = try CoreDataRecordIndex(reader: reader, streaming: BrewGuideStoreReader.streamedEntities)
+        // A child names its plan or log; kept, as a store without a model finds children only that way.
+        case .molten: index = try CoreDataRecordIndex(reader: reader, streaming: MoltenStoreReader.streamedEntities, keepingLinksToStreamed: true)
+        default: index = try CoreDataRecordIndex(reader: reader)
+        }
         let name = (path as NSString).lastPathComponent
         for note in reader.notes { context.report.warning("\(name): \(note)") }
         let time = context.fileTime(path)

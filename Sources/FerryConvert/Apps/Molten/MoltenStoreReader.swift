@@ -15,6 +15,8 @@ struct MoltenStoreReader {
     static let plans: Set<String> = ["ProjectPlan", "Project"]
     static let logs: Set<String> = ["ProjectLog", "Logbook"]
     static let catalog: Set<String> = ["GlassItem", "ToolItem", "UserItem", "CatalogItem", "CatalogItemUser", "CatalogItemOverride"]
+    /// Plans and logs are read in their turn and let go: only their children are looked up.
+    static let streamedEntities = plans.union(logs)
 
     func convert() throws {
         try index.require(.molten, anyOf: Self.plans.union(Self.logs).union(Self.catalog))
@@ -40,12 +42,13 @@ struct MoltenStoreReader {
     /// its canonical id, with its fields less the legacy id.
     private func eachOwner(of entities: Set<String>, claiming table: String,
                            _ body: (FieldReader, String, SourceRef, CoreDataRecord) throws -> Void) throws {
-        for record in index.records(of: entities) {
+        try index.forEachRecord(of: entities) { record in
             try context.record {
                 var (id, fields) = try context.take(record, from: index, app: .molten, claiming: table)
                 fields.skip("id")
                 try body(fields, id, index.source(record, app: .molten), record)
             }
+            try context.flushIfNeeded()
         }
     }
 }
