@@ -16,6 +16,7 @@ final class CoreDataRecordIndex: ChildResolver {
     let reader: CoreDataStoreReader
     let records: [CoreDataRecord]
     let streamed: Set<String>
+    let inlined: Set<String>
     /// Stores read without a model have lower-case property names.
     let caseInsensitive: Bool
     /// What makes this store's derived ids its own: its `NSStoreUUID`, else its file name.
@@ -27,12 +28,15 @@ final class CoreDataRecordIndex: ChildResolver {
     /// Streamed rows taken, per entity: each is walked once, so a count says it.
     private var streamedTaken: [String: Int] = [:]
 
-    init(reader: CoreDataStoreReader, streaming streamed: Set<String> = [], keepingLinksToStreamed: Bool = false) throws {
+    /// - Parameter inlined: entities whose rows are read with the record that holds them (a
+    ///   plan's steps), in place of their ids, and neither held nor looked up.
+    init(reader: CoreDataStoreReader, streaming streamed: Set<String> = [], inlining inlined: Set<String> = []) throws {
         self.reader = reader
         self.streamed = streamed
+        self.inlined = inlined
         var records: [CoreDataRecord] = []
-        let held = Set(reader.mapping.entities.map(\.entity.name)).subtracting(streamed)
-        warnings = try reader.forEachRecord(of: held, omittingRelationshipsTo: keepingLinksToStreamed ? [] : streamed) { records.append(Self.withoutNulls($0)) }
+        let held = Set(reader.mapping.entities.map(\.entity.name)).subtracting(streamed).subtracting(inlined)
+        warnings = try reader.forEachRecord(of: held, omittingRelationshipsTo: streamed, inlining: inlined) { records.append(Self.withoutNulls($0)) }
         self.records = records
         caseInsensitive = reader.schemaSource == .inferred
         storeKey = reader.metadata.storeUUID ?? (reader.path as NSString).lastPathComponent
@@ -51,7 +55,7 @@ final class CoreDataRecordIndex: ChildResolver {
     }
 
     var entityNames: Set<String> {
-        Set(records.map(\.entity)).union(reader.entityCounts().filter { streamed.contains($0.entity) && $0.rows > 0 }.map(\.entity))
+        Set(records.map(\.entity)).union(reader.entityCounts().filter { (streamed.contains($0.entity) || inlined.contains($0.entity)) && $0.rows > 0 }.map(\.entity))
     }
 
     func records(of entities: Set<String>) -> [CoreDataRecord] {
@@ -64,7 +68,7 @@ final class CoreDataRecordIndex: ChildResolver {
         for record in records where entities.contains(record.entity) { try body(record) }
         let fromStore = entities.intersection(streamed)
         guard !fromStore.isEmpty else { return }
-        let more = try reader.forEachRecord(of: fromStore, typed: typed) { try body(Self.withoutNulls($0)) }
+        let more = try reader.forEachRecord(of: fromStore, typed: typed, inlining: inlined) { try body(Self.withoutNulls($0)) }
         warnings.merge(more, uniquingKeysWith: +)
     }
 
@@ -102,6 +106,8 @@ final class CoreDataRecordIndex: ChildResolver {
         } else {
             taken.insert(record.id)
         }
+        // The rows read into it go with it (what the normalizer does not read of them stays in extras).
+        streamedTaken.merge(record.inlined, uniquingKeysWith: +)
     }
 
     /// The canonical id of a row: its own UUID, else a name-based one from the store and the row.
@@ -121,7 +127,7 @@ final class CoreDataRecordIndex: ChildResolver {
         for record in records where entities.contains(record.entity) && !taken.contains(record.id) {
             counts[record.entity, default: 0] += 1
         }
-        for (entity, rows) in reader.entityCounts() where streamed.contains(entity) && entities.contains(entity) {
+        for (entity, rows) in reader.entityCounts() where (streamed.contains(entity) || inlined.contains(entity)) && entities.contains(entity) {
             let left = rows - (streamedTaken[entity] ?? 0)
             if left > 0 { counts[entity, default: 0] += left }
         }

@@ -17,8 +17,12 @@ struct CoreDataStoreNormalizer {
         let index: CoreDataRecordIndex
         switch app {
         case .brewguide: index = try CoreDataRecordIndex(reader: reader, streaming: BrewGuideStoreReader.streamedEntities)
-        // A child names its plan or log; kept, as a store without a model finds children only that way.
-        case .molten: index = try CoreDataRecordIndex(reader: reader, streaming: MoltenStoreReader.streamedEntities, keepingLinksToStreamed: true)
+        case .molten:
+            // Without a model a store's to-manys are unknown: children are found by their link to
+            // the owner, so they are held and the owners' links to them kept.
+            let inferred = reader.schemaSource == .inferred
+            index = try CoreDataRecordIndex(reader: reader, streaming: inferred ? [] : MoltenStoreReader.streamedEntities,
+                                            inlining: inferred ? [] : MoltenStoreReader.children(in: reader.model))
         default: index = try CoreDataRecordIndex(reader: reader)
         }
         let name = (path as NSString).lastPathComponent

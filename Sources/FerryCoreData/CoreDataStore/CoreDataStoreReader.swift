@@ -31,6 +31,9 @@ public struct CoreDataRecord: Sendable {
     public var values: JSONObject
     /// Read losslessly: `Z_OPT`, and the `Z_FOK_` values of ordered to-manys beside their ids.
     public var lossless: (optimisticLock: Int64?, orders: JSONObject)?
+    /// Rows of other entities written into `values` in place of their ids, per entity (see
+    /// `forEachRecord(of:…inlining:)`).
+    public var inlined: [String: Int] = [:]
 
     public var json: JSONValue {
         var object = JSONObject([("entity", .string(entity)), ("id", .string(id)), ("pk", .integer(primaryKey)), ("values", .object(values))])
@@ -226,10 +229,13 @@ public final class CoreDataStoreReader: @unchecked Sendable {
     ///     records (a caller that streams those entities itself need not hold their ids).
     ///   - typed: rows of one entity offered typed first (``TypedRows``); those it takes do not reach `body`.
     @discardableResult
+    ///   - inlining: entities whose rows a to-many holds are written into the owner's record as
+    ///     objects, in the to-many's order, rather than as ids (a leaf entity only; not with `lossless`).
     public func forEachRecord(of entities: Set<String>?, omittingRelationshipsTo omitted: Set<String> = [], typed: TypedRows? = nil,
-                              lossless: Bool = false, _ body: (CoreDataRecord) throws -> Void) throws -> [String: Int] {
+                              lossless: Bool = false, inlining: Set<String> = [], _ body: (CoreDataRecord) throws -> Void) throws -> [String: Int] {
         var walker = RecordWalker(reader: self)
         walker.lossless = lossless
+        walker.inlined = inlining
         try file.read { db in
             for entity in mapping.entities where entities?.contains(entity.entity.name) ?? true {
                 try walker.walk(entity, omitting: { omitted.contains($0.destinationEntity ?? "") }, typed: typed, db: db, body: body)

@@ -11,7 +11,11 @@ struct RecordWalker {
     var decoder: CoreDataValueDecoder
     /// Values as stored, with `Z_OPT` and the orders of ordered to-manys.
     var lossless = false
+    /// Entities whose rows are read with their owner and written into its record in place of
+    /// their ids (``CoreDataRecord/inlined`` counts them), so that nobody holds them by id.
+    var inlined: Set<String> = []
     private var identifiers: RecordIdentifiers
+    private var plans: [String: Plan] = [:]
 
     init(reader: CoreDataStoreReader) {
         self.reader = reader
@@ -24,17 +28,32 @@ struct RecordWalker {
         for (warning, count) in identifiers.takeWarnings() { decoder.warnings[warning, default: 0] += count }
     }
 
-    /// - Parameter omitting: relationships left out of each record (a caller that reads their
-    ///   destinations on its own need not hold, say, a million log ids per recipe).
-    mutating func walk(_ entity: EntityMapping, omitting: (RelationshipDescription) -> Bool = { _ in false }, typed: TypedRows? = nil,
-                       db: Database, body: (CoreDataRecord) throws -> Void) throws {
-        guard let number = entity.number, let table = entity.table else { return }
+    /// How one entity's rows are read: the columns selected, the to-ones by join, the to-manys,
+    /// and the members of its records in output order. Made once per entity and walk.
+    struct Plan {
+        var number: Int
+        var table: String
+        var attributes: [(AttributeDescription, String)]
+        /// The attributes alone, passed to the decoder by reference (from the pairs, each was a copy a cell).
+        var descriptions: [AttributeDescription]
+        var foreignKeys: [ForeignKey]
+        /// To-manys; `inline` is the destination's plan when its rows go into the record itself.
+        var toMany: [(name: String, storage: RelationshipStorage, inline: String?)]
+        var ownUUID: Int?
+        var optimisticLock: Int?
+        var slots: [(name: String, source: Source)]
+        /// `SELECT … FROM table t LEFT JOIN …`, to which a walk adds its WHERE and ORDER BY.
+        var select: String
+    }
+
+    private mutating func plan(_ entity: EntityMapping, omitting: (RelationshipDescription) -> Bool, db: Database) throws -> Plan? {
+        guard let number = entity.number, let table = entity.table else { return nil }
         try prepare(table: table, db: db)
         let attributes = entity.attributes.compactMap { pair in pair.column.map { (pair.attribute, $0) } }
         var columns = ["t.Z_PK"] + attributes.map { "t." + SQLName.quoted($0.1) }
         var joins: [String] = []
         var foreignKeys: [ForeignKey] = []
-        var toMany: [(name: String, storage: RelationshipStorage)] = []
+        var toMany: [(name: String, storage: RelationshipStorage, inline: String?)] = []
         for (relationship, storage) in entity.relationships where !omitting(relationship) {
             switch storage {
             case .foreignKey(let column, let entityColumn):
@@ -55,8 +74,10 @@ struct RecordWalker {
                     uuid = columns.count - 1
                 }
                 foreignKeys.append((relationship.name, relationship.destinationEntity, keyIndex, entityIndex, uuid, destinationTable, column))
-            case .inverseForeignKey, .joinTable:
-                toMany.append((relationship.name, storage))
+            case .inverseForeignKey:
+                toMany.append((relationship.name, storage, inlineDestination(of: relationship, from: entity)))
+            case .joinTable:
+                toMany.append((relationship.name, storage, nil))
             case .unmapped:
                 break
             }
@@ -67,24 +88,41 @@ struct RecordWalker {
         }
         let optimisticLock = lossless ? columns.count : nil
         if lossless { columns.append("t.Z_OPT") }
+        let slots = Self.slots(attributes: attributes.map(\.0.name), foreignKeys: foreignKeys.map(\.name), toMany: toMany.map(\.name))
+        return Plan(number: number, table: table, attributes: attributes, descriptions: attributes.map(\.0), foreignKeys: foreignKeys,
+                    toMany: toMany, ownUUID: ownUUID, optimisticLock: optimisticLock, slots: slots,
+                    select: "SELECT \(columns.joined(separator: ", ")) FROM \(SQLName.quoted(table)) t \(joins.joined(separator: " "))")
+    }
+
+    /// The destination of a to-many whose rows go into the owner's record: one of `inlined`,
+    /// with no sub-entities (its rows are all of it), not the owner's own entity (no trees).
+    private func inlineDestination(of relationship: RelationshipDescription, from owner: EntityMapping) -> String? {
+        guard let name = relationship.destinationEntity, inlined.contains(name), name != owner.entity.name,
+              let destination = reader.mapping.entity(named: name), destination.entity.subentityNames.isEmpty,
+              destination.number != nil, destination.table != nil else { return nil }
+        return name
+    }
+
+    /// - Parameter omitting: relationships left out of each record (a caller that reads their
+    ///   destinations on its own need not hold, say, a million log ids per recipe).
+    mutating func walk(_ entity: EntityMapping, omitting: (RelationshipDescription) -> Bool = { _ in false }, typed: TypedRows? = nil,
+                       db: Database, body: (CoreDataRecord) throws -> Void) throws {
+        guard let plan = try plan(entity, omitting: omitting, db: db) else { return }
+        let (number, table, attributes, foreignKeys) = (plan.number, plan.table, plan.attributes, plan.foreignKeys)
         // Typed rows: positions of the cells and to-ones asked for, when the entity has them all.
         let typed = typed.flatMap { typed -> (TypedRows, [Int], [Int])? in
-            guard typed.entity == entity.entity.name, toMany.isEmpty else { return nil }
+            guard typed.entity == entity.entity.name, plan.toMany.isEmpty else { return nil }
             let cells = typed.attributes.map { name in attributes.firstIndex { $0.0.name.lowercased() == name.lowercased() }.map { $0 + 1 } ?? -1 }
             let targets = typed.toOnes.map { name in foreignKeys.firstIndex { $0.name.lowercased() == name.lowercased() } ?? -1 }
             return cells.contains(-1) || targets.contains(-1) ? nil : (typed, cells, targets)
         }
-        // Passed to the decoder by reference into this array: out of the pairs each was a copy a cell.
-        let descriptions = attributes.map(\.0)
-        let slots = Self.slots(attributes: attributes.map(\.0.name), foreignKeys: foreignKeys.map(\.name), toMany: toMany.map(\.name))
-        let sql = "SELECT \(columns.joined(separator: ", ")) FROM \(SQLName.quoted(table)) t \(joins.joined(separator: " ")) WHERE t.Z_ENT = ? ORDER BY t.Z_PK"
-        let rows = try Row.fetchCursor(db, sql: sql, arguments: [number])
+        let rows = try Row.fetchCursor(db, sql: plan.select + " WHERE t.Z_ENT = ? ORDER BY t.Z_PK", arguments: [number])
         while let row = try rows.next() {
             guard let primaryKey = StoreValue.integer(row[0]) else {
                 throw CoreDataReadError(.corruptStore("table \(table), a row of entity \(entity.entity.name): Z_PK \(row[0] as DatabaseValue) is not an integer"),
                                         file: reader.path)
             }
-            let id = identifiers.identifier(of: primaryKey, entityNumber: number, fallback: entity.entity.name, uuid: ownUUID.map { row[$0] }, table: table)
+            let id = identifiers.identifier(of: primaryKey, entityNumber: number, fallback: entity.entity.name, uuid: plan.ownUUID.map { row[$0] }, table: table)
             if let (rows, cells, targets) = typed {
                 var targetIDs: [String?] = []
                 for position in targets {
@@ -92,28 +130,65 @@ struct RecordWalker {
                 }
                 if try rows.take(TypedRow(primaryKey: primaryKey, id: id, cells: cells.map { StoreCell(row[$0]) }, targets: targetIDs)) { continue }
             }
-            // Members go in in key order, so that writing them sorted takes no sorting.
-            var members: [(key: String, value: JSONValue)] = []
-            members.reserveCapacity(slots.count)
-            var orders = JSONObject()
-            for slot in slots {
-                switch slot.source {
-                case .attribute(let index):
-                    members.append((slot.name, lossless ? StoreCell(row[index + 1]).losslessJSON
-                        : decoder.decode(row[index + 1] as DatabaseValue, as: descriptions[index], entity: entity.entity.name)))
-                case .foreignKey(let index):
-                    members.append((slot.name, try target(of: foreignKeys[index], in: row, table: table, primaryKey: primaryKey).map { .string($0) } ?? .null))
-                case .toMany(let index):
-                    let listed = try related(primaryKey, storage: toMany[index].storage, db: db)
-                    members.append((slot.name, .array(listed.map { .string($0.id) })))
-                    if lossless, Self.orderColumn(of: toMany[index].storage) != nil {
-                        orders[slot.name] = .array(listed.map { $0.order.losslessJSON })
-                    }
+            try body(try record(row, of: entity.entity.name, plan: plan, primaryKey: primaryKey, id: id, depth: 0, db: db))
+        }
+    }
+
+    /// One row as a record: its members in output order, to-manys as ids, or, for destinations
+    /// in `inlined`, as the rows themselves (read with their owner, in the to-many's order).
+    private mutating func record(_ row: Row, of entity: String, plan: Plan, primaryKey: Int64, id: String, depth: Int, db: Database) throws -> CoreDataRecord {
+        var members: [(key: String, value: JSONValue)] = []
+        members.reserveCapacity(plan.slots.count)
+        var orders = JSONObject()
+        var inlinedCounts: [String: Int] = [:]
+        for slot in plan.slots {
+            switch slot.source {
+            case .attribute(let index):
+                members.append((slot.name, lossless ? StoreCell(row[index + 1]).losslessJSON
+                    : decoder.decode(row[index + 1] as DatabaseValue, as: plan.descriptions[index], entity: entity)))
+            case .foreignKey(let index):
+                members.append((slot.name, try target(of: plan.foreignKeys[index], in: row, table: plan.table, primaryKey: primaryKey).map { .string($0) } ?? .null))
+            case .toMany(let index):
+                let relationship = plan.toMany[index]
+                if let inline = relationship.inline, depth < 4, !lossless {
+                    let children = try inlineRecords(of: primaryKey, through: relationship.storage, destination: inline, depth: depth + 1, db: db)
+                    members.append((slot.name, .array(children.map { .object($0.values) })))
+                    inlinedCounts[inline, default: 0] += children.count
+                    for child in children { inlinedCounts.merge(child.inlined, uniquingKeysWith: +) }
+                    continue
+                }
+                let listed = try related(primaryKey, storage: relationship.storage, db: db)
+                members.append((slot.name, .array(listed.map { .string($0.id) })))
+                if lossless, Self.orderColumn(of: relationship.storage) != nil {
+                    orders[slot.name] = .array(listed.map { $0.order.losslessJSON })
                 }
             }
-            var record = CoreDataRecord(entity: entity.entity.name, id: id, primaryKey: primaryKey, values: JSONObject(members))
-            if let optimisticLock { record.lossless = (StoreValue.integer(row[optimisticLock]), orders) }
-            try body(record)
+        }
+        var record = CoreDataRecord(entity: entity, id: id, primaryKey: primaryKey, values: JSONObject(members))
+        record.inlined = inlinedCounts
+        if let optimisticLock = plan.optimisticLock { record.lossless = (StoreValue.integer(row[optimisticLock]), orders) }
+        return record
+    }
+
+    /// The rows of `destination` a to-many of `owner` holds, as records without their nulls.
+    private mutating func inlineRecords(of owner: Int64, through storage: RelationshipStorage, destination: String, depth: Int,
+                                        db: Database) throws -> [CoreDataRecord] {
+        guard case .inverseForeignKey(_, let column, let order) = storage, let mapping = reader.mapping.entity(named: destination) else { return [] }
+        if plans[destination] == nil { plans[destination] = try plan(mapping, omitting: { _ in false }, db: db) }
+        guard let plan = plans[destination] else { return [] }
+        let ordering = (order.map { "t." + SQLName.quoted($0) + ", " } ?? "") + "t.Z_PK"
+        // Read whole before any is turned into a record: a child's own children reuse statements.
+        let rows = try Row.fetchAll(db.cachedStatement(sql: plan.select + " WHERE t.\(SQLName.quoted(column)) = ? AND t.Z_ENT = ? ORDER BY \(ordering)"),
+                                    arguments: [owner, plan.number])
+        return try rows.map { row in
+            guard let primaryKey = StoreValue.integer(row[0]) else {
+                throw CoreDataReadError(.corruptStore("table \(plan.table), a row of entity \(destination): Z_PK \(row[0] as DatabaseValue) is not an integer"),
+                                        file: reader.path)
+            }
+            let id = identifiers.identifier(of: primaryKey, entityNumber: plan.number, fallback: destination, uuid: plan.ownUUID.map { row[$0] }, table: plan.table)
+            var record = try record(row, of: destination, plan: plan, primaryKey: primaryKey, id: id, depth: depth, db: db)
+            record.values = JSONObject(record.values.members.filter { !$0.value.isNull })
+            return record
         }
     }
 

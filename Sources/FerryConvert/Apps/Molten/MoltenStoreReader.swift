@@ -1,6 +1,7 @@
 import FerryCanonical
 import FerryJSON
 import FerryCoreData
+import FerryModel
 
 /// Molten's Core Data store, every model version: plans (`ProjectPlan`; `Project` from
 /// version 9), project logs (`ProjectLog`; `Logbook` from version 9) with their glass items,
@@ -15,8 +16,24 @@ struct MoltenStoreReader {
     static let plans: Set<String> = ["ProjectPlan", "Project"]
     static let logs: Set<String> = ["ProjectLog", "Logbook"]
     static let catalog: Set<String> = ["GlassItem", "ToolItem", "UserItem", "CatalogItem", "CatalogItemUser", "CatalogItemOverride"]
-    /// Plans and logs are read in their turn and let go: only their children are looked up.
+    /// Plans and logs are read in their turn and let go, their children read with them.
     static let streamedEntities = plans.union(logs)
+
+    /// The entities a plan or a log holds through to-manys, and theirs in turn (steps, images,
+    /// glass items, reference URLs, tags, techniques): read into their owner's record.
+    static func children(in model: DataModel) -> Set<String> {
+        var found: Set<String> = []
+        var owners = Array(streamedEntities)
+        while let name = owners.popLast() {
+            guard let entity = model.entity(named: name) else { continue }
+            for relationship in model.allRelationships(of: entity) where relationship.isToMany {
+                guard let destination = relationship.destinationEntity, !streamedEntities.contains(destination), !catalog.contains(destination),
+                      found.insert(destination).inserted else { continue }
+                owners.append(destination)
+            }
+        }
+        return found
+    }
 
     func convert() throws {
         try index.require(.molten, anyOf: Self.plans.union(Self.logs).union(Self.catalog))
