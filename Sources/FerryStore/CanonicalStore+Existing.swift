@@ -32,9 +32,9 @@ enum ExistingQueries {
 
     /// What a log made from the recipe now would snapshot: title, method, kind, parameters.
     static func recipeSnapshot(_ db: Database, _ id: String) throws -> LogSnapshot? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT title, method, kind FROM recipe WHERE id = ?", arguments: [id]) else { return nil }
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT title, method, kind FROM recipe WHERE id = ?"), arguments: [id]) else { return nil }
         var snapshot = LogSnapshot(sourceType: "recipe", sourceID: id, title: row["title"], method: row["method"], kind: row["kind"])
-        let parameters = try Row.fetchAll(db, sql: "SELECT name, value, text_value, unit FROM recipe_parameter WHERE recipe_id = ? ORDER BY position",
+        let parameters = try Row.fetchAll(db.cachedStatement(sql: "SELECT name, value, text_value, unit FROM recipe_parameter WHERE recipe_id = ? ORDER BY position"),
                                           arguments: [id])
         for parameter in parameters {
             var entry = JSONObject()
@@ -47,13 +47,13 @@ enum ExistingQueries {
     }
 
     static func projectSnapshot(_ db: Database, _ id: String) throws -> LogSnapshot? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT title, kind, category FROM project WHERE id = ?", arguments: [id]) else { return nil }
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT title, kind, category FROM project WHERE id = ?"), arguments: [id]) else { return nil }
         return LogSnapshot(sourceType: "project", sourceID: id, title: row["title"], method: row["category"], kind: row["kind"])
     }
 
     /// A log's snapshot as stored.
     static func logSnapshot(_ db: Database, log: String) throws -> LogSnapshot? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM log_snapshot WHERE log_id = ?", arguments: [log]) else { return nil }
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM log_snapshot WHERE log_id = ?"), arguments: [log]) else { return nil }
         var snapshot = LogSnapshot(sourceType: row["source_type"], sourceID: row["source_id"], title: row["title"], method: row["method"], kind: row["kind"])
         if let parameters = row["parameters"] as String?, let object = try? JSONReader().read(Array(parameters.utf8)).object {
             snapshot.parameters = object
