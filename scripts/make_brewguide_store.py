@@ -9,15 +9,22 @@ import json, os, shutil, sqlite3, sys, uuid
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def main():
-    logs, out = sys.argv[1], sys.argv[2]
+def sample_copy(sample, out):
+    """A connection to a copy of a sample store at OUT.partial, without a journal (renamed into
+    place when whole); a store at OUT is removed first."""
     for suffix in ("", "-wal", "-shm", "-journal"):
         if os.path.exists(out + suffix):
             os.unlink(out + suffix)
-    shutil.copyfile(os.path.join(ROOT, "Samples/brewguide/BrewGuide.store"), out + ".partial")
+    shutil.copyfile(os.path.join(ROOT, sample), out + ".partial")
     db = sqlite3.connect(out + ".partial")
     db.execute("PRAGMA journal_mode = OFF")
     db.execute("PRAGMA synchronous = OFF")
+    return db
+
+
+def main():
+    logs, out = sys.argv[1], sys.argv[2]
+    db = sample_copy("Samples/brewguide/BrewGuide.store", out)
     numbers = dict(db.execute("SELECT Z_NAME, Z_ENT FROM Z_PRIMARYKEY"))
     for table in ("ZBREWLOG", "ZRECIPESTEP", "ZRECIPE"):
         db.execute(f"DELETE FROM {table}")

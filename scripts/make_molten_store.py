@@ -6,21 +6,16 @@ with fresh ids: each plan with its keyed-archive blobs (three glass items, a ref
 two steps (one with its glass-item blob) and an image; each log with its blobs (two glass items,
 techniques, tags), an image, and its plan's id.
 Usage: make_molten_store.py N OUT.sqlite"""
-import os, shutil, sqlite3, sys, uuid
+import os, sys, uuid
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from make_brewguide_store import sample_copy  # noqa: E402
 NAMESPACE = uuid.UUID("6B1E3F0A-527D-4C91-8E2B-3A640F9C11D5")
 
 
 def main():
     count, out = int(sys.argv[1]), sys.argv[2]
-    for suffix in ("", "-wal", "-shm", "-journal"):
-        if os.path.exists(out + suffix):
-            os.unlink(out + suffix)
-    shutil.copyfile(os.path.join(ROOT, "Samples/molten/Molten.sqlite"), out + ".partial")
-    db = sqlite3.connect(out + ".partial")
-    db.execute("PRAGMA journal_mode = OFF")
-    db.execute("PRAGMA synchronous = OFF")
+    db = sample_copy("Samples/molten/Molten.sqlite", out)
 
     def columns(table):
         return [row[1] for row in db.execute(f"PRAGMA table_info({table})")]
