@@ -37,7 +37,14 @@ public struct CoreDataConversion {
         var inner = job
         inner.store = canonical
         inner.dryRun = false
-        var report = try inner.run()
+        var report: ConversionReport
+        do {
+            report = try inner.run()
+        } catch var error as StoreError where error.path == canonical {
+            // The user named the target; the canonical store beside it is Ferry's own, and gone.
+            error.path = target
+            throw error
+        }
         report.store = target
         report.dryRun = job.dryRun
 
