@@ -64,11 +64,13 @@ public struct CoreDataStoreDump {
                 let file = try AtomicFile(path: URL(fileURLWithPath: directory).appendingPathComponent("\(Self.safeFileName(name)).\(format.rawValue)").path)
                 files[name] = file
                 let single = CoreDataStoreDump(format: format, entity: name, lossless: lossless)
-                let result = try single.write(reader) { bytes in try file.write(copy bytes) }
+                var output = ChunkedWriter { try file.write($0) }
+                let result = try single.write(reader) { try output.append($0) }
+                try output.flush()
                 counts[name] = result.counts[name] ?? 0
                 allWarnings.merge(result.warnings, uniquingKeysWith: +)
             }
-            var description = try AtomicFile(path: URL(fileURLWithPath: directory).appendingPathComponent(Self.storeFileName).path)
+            let description = try AtomicFile(path: URL(fileURLWithPath: directory).appendingPathComponent(Self.storeFileName).path)
             files[""] = description
             try description.write(Array((JSONWriter.string(storeDescription(reader), sortedKeys: true, pretty: true) + "\n").utf8))
             for name in files.keys.sorted() { try files[name]!.commit() }

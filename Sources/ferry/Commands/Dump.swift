@@ -1,5 +1,6 @@
 import ArgumentParser
 import FerryCoreData
+import FerryFiles
 import FerryJSON
 import Foundation
 
@@ -61,17 +62,9 @@ extension Ferry {
             if let output {
                 result = try dump.write(reader, toDirectory: output)
             } else {
-                // Records are gathered into 64 KiB writes: a write a record was a system call a record.
-                var buffer: [UInt8] = []
-                buffer.reserveCapacity(1 << 16)
-                result = try dump.write(reader) { bytes in
-                    buffer.append(contentsOf: bytes)
-                    if buffer.count >= 1 << 16 {
-                        FileHandle.standardOutput.write(Data(buffer))
-                        buffer.removeAll(keepingCapacity: true)
-                    }
-                }
-                FileHandle.standardOutput.write(Data(buffer))
+                var output = ChunkedWriter { FileHandle.standardOutput.write(Data($0)) }
+                result = try dump.write(reader) { try output.append($0) }
+                try output.flush()
             }
             for (warning, count) in result.warnings.sorted(by: { $0.key < $1.key }) {
                 Console.error("ferry: warning: \(reader.path): \(warning)" + (count > 1 ? " (\(count) times)" : ""))
