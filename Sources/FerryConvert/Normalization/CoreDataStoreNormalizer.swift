@@ -23,6 +23,7 @@ struct CoreDataStoreNormalizer {
             let inferred = reader.schemaSource == .inferred
             index = try CoreDataRecordIndex(reader: reader, streaming: inferred ? [] : MoltenStoreReader.streamedEntities,
                                             inlining: inferred ? [] : MoltenStoreReader.children(in: reader.model))
+        case .photoapp: index = try CoreDataRecordIndex(reader: reader, streaming: PhotoAppStoreReader.streamedEntities)
         default: index = try CoreDataRecordIndex(reader: reader)
         }
         let name = (path as NSString).lastPathComponent

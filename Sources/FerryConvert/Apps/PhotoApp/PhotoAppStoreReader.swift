@@ -11,6 +11,8 @@ struct PhotoAppStoreReader {
     let time: String
 
     static let actions = EnumNormalizer(known: ["favorite", "trash", "keep"])
+    /// A library's actions, one a photo, are read in their turn and let go: nothing looks one up.
+    static let streamedEntities: Set<String> = ["PhotoAction"]
 
     func convert() throws {
         try index.require(.photoapp, anyOf: ["PhotoAction", "SwipeSession", "UserPreferences"])
@@ -37,7 +39,7 @@ struct PhotoAppStoreReader {
                 finish(project, fields, entity: record.entity)
             }
         }
-        for record in index.records(of: ["PhotoAction"]) {
+        try index.forEachRecord(of: Self.streamedEntities) { record in
             try context.record {
                 var (id, fields) = try context.take(record, from: index, app: .photoapp, claiming: "log")
                 var log = Log(id: id, source: index.source(record, app: .photoapp), kind: "photo-action", createdAt: time, modifiedAt: time)
@@ -61,6 +63,7 @@ struct PhotoAppStoreReader {
                 context.report.extras(app: .photoapp, entity: record.entity, log.extras)
                 context.batch.logs.append(log)
             }
+            try context.flushIfNeeded()
         }
         for record in index.records(of: ["UserPreferences"]) {
             try context.record {
