@@ -32,6 +32,7 @@ public final class CoreDataStoreWriter {
     private let temporaryPath: String
     private let identifier: String?
     private var highestKeys: [String: Int64] = [:]
+    private var insertions: [String: Insertion] = [:]
     private var finished = false
 
     private let replacing: Bool
@@ -90,44 +91,87 @@ public final class CoreDataStoreWriter {
     @discardableResult
     public func insert(_ entityName: String, primaryKey: Int64? = nil, attributes: [String: StoreCell] = [:],
                        toOne: [String: (entity: String, primaryKey: Int64)] = [:], optimisticLock: Int64 = 1) throws -> Int64 {
+        let attributeNames = attributes.keys.sorted(), toOneNames = toOne.keys.sorted()
+        let next = layout.entityTables[entityName].map { (highestKeys[$0] ?? 0) + 1 }
+        let plan = try insertion(entityName, attributes: attributeNames, toOne: toOneNames, record: primaryKey ?? next)
+        return try insert(plan, primaryKey: primaryKey, values: attributeNames.map { attributes[$0] ?? .null },
+                          toOne: toOneNames.map { toOne[$0] }, optimisticLock: optimisticLock)
+    }
+
+    /// How objects of one entity with the same properties go in: made once, used for each object.
+    public struct Insertion {
+        let entity: String
+        let number: Int
+        let table: String
+        /// Each to-one's declared destination and whether a `Z<n>_` column holds the entity.
+        let toOne: [(name: String, declared: String, entityColumn: Bool)]
+        let sql: String
+    }
+
+    /// The insertion of objects of `entityName` that set these attributes and to-ones.
+    /// - Throws: ``CoreDataWriteError`` for an unknown or abstract entity, or a name that is not
+    ///   a stored property of that kind.
+    public func insertion(_ entityName: String, attributes: [String], toOne: [String], record: Int64? = nil) throws -> Insertion {
+        let key = ([entityName] + attributes + ["|"] + toOne).joined(separator: "\u{1F}")
+        if let known = insertions[key] { return known }
         guard let entity = model.entity(named: entityName), !entity.isAbstract,
               let number = layout.entityNumbers[entityName], let table = layout.entityTables[entityName] else {
             throw CoreDataWriteError(kind: .unknownEntity(entityName), file: path)
         }
-        let key = primaryKey ?? (highestKeys[table] ?? 0) + 1
-        let location = "\(entityName) Z_PK \(key)"
-        guard (1...Self.highestKey).contains(key) else {
-            throw CoreDataWriteError(kind: .refused("a key is a whole number from 1 to \(Self.highestKey)", record: location), file: path)
-        }
+        let location = "\(entityName) Z_PK \(record.map(String.init) ?? "new")"
         var names = ["Z_PK", "Z_ENT", "Z_OPT"]
-        var values: [DatabaseValue] = [key.databaseValue, number.databaseValue, optimisticLock.databaseValue]
-        for (name, cell) in attributes.sorted(by: { $0.key < $1.key }) {
+        for name in attributes {
             guard let column = layout.column(ofAttribute: name, in: entity) else {
                 throw CoreDataWriteError(kind: .unknownProperty(name, record: location), file: path)
             }
             names.append(column)
-            values.append(cell.databaseValue)
         }
-        for (name, destination) in toOne.sorted(by: { $0.key < $1.key }) {
-            guard case .foreignKey(let column, let entityColumn) = layout.storage(ofRelationship: name, in: entity) else {
+        var links: [(name: String, declared: String, entityColumn: Bool)] = []
+        let relationships = model.allRelationships(of: entity)
+        for name in toOne {
+            guard case .foreignKey(let column, let entityColumn) = layout.storage(ofRelationship: name, in: entity),
+                  let declared = relationships.first(where: { $0.name == name })?.destinationEntity else {
                 throw CoreDataWriteError(kind: .unknownProperty(name, record: location), file: path)
+            }
+            names.append(column)
+            if let entityColumn { names.append(entityColumn) }
+            links.append((name, declared, entityColumn != nil))
+        }
+        let insertion = Insertion(entity: entityName, number: number, table: table, toOne: links, sql: Self.insertion(into: table, names))
+        insertions[key] = insertion
+        return insertion
+    }
+
+    /// Inserts an object through `insertion`: `values` in its attributes' order, `toOne` in its
+    /// to-ones' order (nil for none). Returns its `Z_PK` (the next free one when nil).
+    @discardableResult
+    public func insert(_ insertion: Insertion, primaryKey: Int64? = nil, values: [StoreCell],
+                       toOne: [(entity: String, primaryKey: Int64)?], optimisticLock: Int64 = 1) throws -> Int64 {
+        let key = primaryKey ?? (highestKeys[insertion.table] ?? 0) + 1
+        let location = "\(insertion.entity) Z_PK \(key)"
+        guard (1...Self.highestKey).contains(key) else {
+            throw CoreDataWriteError(kind: .refused("a key is a whole number from 1 to \(Self.highestKey)", record: location), file: path)
+        }
+        var arguments: [DatabaseValue] = [key.databaseValue, insertion.number.databaseValue, optimisticLock.databaseValue]
+        arguments.reserveCapacity(3 + values.count + 2 * toOne.count)
+        for value in values { arguments.append(value.databaseValue) }
+        for (index, link) in insertion.toOne.enumerated() {
+            guard let destination = index < toOne.count ? toOne[index] : nil else {
+                arguments.append(.null)
+                if link.entityColumn { arguments.append(.null) }
+                continue
             }
             guard let destinationNumber = layout.entityNumbers[destination.entity] else {
                 throw CoreDataWriteError(kind: .unknownEntity(destination.entity), file: path)
             }
-            let declared = model.allRelationships(of: entity).first { $0.name == name }?.destinationEntity
-            guard let declared, isKind(destination.entity, of: declared) else {
-                throw CoreDataWriteError(kind: .refused("\(name) leads to \(declared ?? "nothing"), not to \(destination.entity)", record: location), file: path)
+            guard isKind(destination.entity, of: link.declared) else {
+                throw CoreDataWriteError(kind: .refused("\(link.name) leads to \(link.declared), not to \(destination.entity)", record: location), file: path)
             }
-            names.append(column)
-            values.append(destination.primaryKey.databaseValue)
-            if let entityColumn {
-                names.append(entityColumn)
-                values.append(destinationNumber.databaseValue)
-            }
+            arguments.append(destination.primaryKey.databaseValue)
+            if link.entityColumn { arguments.append(destinationNumber.databaseValue) }
         }
-        try execute(location, Self.insertion(into: table, names), values)
-        highestKeys[table] = max(highestKeys[table] ?? 0, key)
+        try execute(location, insertion.sql, arguments)
+        highestKeys[insertion.table] = max(highestKeys[insertion.table] ?? 0, key)
         return key
     }
 

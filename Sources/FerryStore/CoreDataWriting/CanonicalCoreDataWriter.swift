@@ -70,26 +70,32 @@ public struct CanonicalCoreDataWriter {
     /// One table's rows as objects of its entity; returns how many.
     private func copy(_ table: String, as entity: EntityDescription, from db: Database, into writer: CoreDataStoreWriter) throws -> Int {
         let plan = try TablePlan(table: table, entity: entity, model: model, db: db)
+        // Every row sets the same properties: one insertion for the table.
+        let insertion = try writer.insertion(entity.name, attributes: plan.attributes.map(\.name), toOne: plan.links.map(\.relationship))
         let rows = try Row.fetchCursor(db, sql: plan.sql)
         var count = 0
+        var values: [StoreCell] = []
+        var toOne: [(entity: String, primaryKey: Int64)?] = []
         while let row = try rows.next() {
             let key: Int64 = row[0]
             let location = "\(table) row \(key)"
-            var attributes: [String: StoreCell] = [:]
+            values.removeAll(keepingCapacity: true)
             for (index, attribute) in plan.attributes.enumerated() {
-                attributes[attribute.name] = try Self.cell(row[index + 1], as: attribute, at: location, column: plan.attributeColumns[index], store: writer.path)
+                values.append(try Self.cell(row[index + 1], as: attribute, at: location, column: plan.attributeColumns[index], store: writer.path))
             }
-            var toOne: [String: (entity: String, primaryKey: Int64)] = [:]
+            toOne.removeAll(keepingCapacity: true)
             for (index, link) in plan.links.enumerated() {
                 let value: DatabaseValue = row[1 + plan.attributes.count + 2 * index]
                 let destination: Int64? = row[2 + plan.attributes.count + 2 * index]
                 if let destination {
-                    toOne[link.relationship] = (link.destinationEntity, destination)
+                    toOne.append((link.destinationEntity, destination))
                 } else if !value.isNull {
                     throw CoreDataWriteError(kind: .refused("\(link.column) names \(value), which no \(link.destinationEntity) has", record: location), file: writer.path)
+                } else {
+                    toOne.append(nil)
                 }
             }
-            try writer.insert(entity.name, primaryKey: key, attributes: attributes, toOne: toOne)
+            try writer.insert(insertion, primaryKey: key, values: values, toOne: toOne)
             count += 1
         }
         return count
