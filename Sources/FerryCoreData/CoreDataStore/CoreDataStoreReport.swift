@@ -22,7 +22,7 @@ public struct CoreDataStoreReport: Sendable, Encodable {
 
     public struct Entity: Sendable, Encodable {
         public var name: String
-        /// `Z_ENT`; null when the store has no such entity.
+        /// `Z_ENT`; left out (as the schema allows) when the store has no such entity.
         public var number: Int?
         public var parent: String?
         public var table: String?
