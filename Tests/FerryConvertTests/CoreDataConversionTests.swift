@@ -246,6 +246,26 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(".") }.isEmpty)
     }
 
+    /// With --keep-going, a record the model cannot take is set aside and reported, and the rest go in.
+    @Test func keepGoingSetsTheRecordAsideAndWritesTheRest() throws {
+        let model = try modelBundle("Roots", contents: Self.rootsModelFile)
+        let input = try directory.write("""
+            {"semesters":[{"id":"6F1C2B9E-3D4A-4E5F-8A9B-0C1D2E3F4A5B","semesterTerm":"Fall","startDate":778464000,"endDate":787795200},
+            {"id":"5E0B1A8D-2C39-4D4E-9F8A-1B2C3D4E5F60","semesterTerm":"Spring","educationLevel":"College","startDate":768464000,"endDate":777795200}],"courses":[]}
+            """, to: "in/courses.json")
+        let target = directory.url.appendingPathComponent("Roots.sqlite").path
+        var options = ConversionOptions()
+        options.keepGoing = true
+        let job = ConversionJob(inputs: [input], store: target, options: options)
+        let report = try CoreDataConversion(job: job, appModel: (model, try ModelBundle.opening(model).model())).run()
+        #expect(report.rejected.count == 1)
+        #expect(report.rejected.first?.key == "6F1C2B9E-3D4A-4E5F-8A9B-0C1D2E3F4A5B")
+        #expect(report.rejected.first?.message.contains("educationLevel") == true)
+        #expect(report.coreData?.objects["Semester"] == 1)
+        #expect(try Self.dumped(target, model: model)["Semester"]?.map { $0["id"]?.string } == ["5E0B1A8D-2C39-4D4E-9F8A-1B2C3D4E5F60"])
+        #expect(report.coreData?.notMapped.contains { $0.from.hasPrefix("project kind semester") } == false)
+    }
+
     @Test func aModelFerryHasNoMappingForIsRefusedBeforeAnythingIsRead() throws {
         // Forager's model: neither Roots' nor Molten's (Itori, Roots renamed, would be Roots').
         let model = TestPaths.formats.appendingPathComponent("legacy/Forager.xcdatamodel").path

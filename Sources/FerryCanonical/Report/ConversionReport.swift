@@ -84,6 +84,12 @@ public struct ConversionReport: Sendable, Encodable {
         self.store = store
         self.dryRun = dryRun
     }
+
+    /// A record set aside after the batch was written (one an app's model cannot take, with
+    /// `--keep-going`), so that the report and the exit status say so.
+    public mutating func reject(file: String, key: String?, message: String) {
+        rejected.append(Rejected(file: file, record: nil, key: key, field: nil, message: message))
+    }
 }
 
 /// What `ferry convert --as core-data` wrote into the Core Data store, and what it left out.

@@ -10,19 +10,45 @@ protocol AppModelMapping: Sendable {
     /// The app and the entities that identify its model.
     var app: String { get }
     var entities: [String] { get }
-    func write(_ rows: CanonicalRows, model: DataModel, into writer: CoreDataStoreWriter, notMapped: inout NotMappedTally) throws -> [String: Int]
+    func write(_ rows: CanonicalRows, model: DataModel, into writer: CoreDataStoreWriter, notMapped: inout NotMappedTally,
+               attempts: RecordAttempts) throws -> [String: Int]
+}
+
+/// One record's mapping at a time: a record the model cannot take (a required value missing,
+/// a value of the wrong type) stops the conversion, or with `--keep-going` is set aside and
+/// reported while the others go in.
+final class RecordAttempts {
+    let keepGoing: Bool
+    private(set) var rejected: [(file: String, key: String?, message: String)] = []
+    /// The ids of the records set aside.
+    private(set) var rejectedIDs: Set<String> = []
+
+    init(keepGoing: Bool) {
+        self.keepGoing = keepGoing
+    }
+
+    func run(_ row: CanonicalRows.Row, _ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as CoreDataWriteError where keepGoing {
+            rejected.append((row.text("source_file") ?? row.table, row.text("id"), error.reason))
+            if let id = row.text("id") { rejectedIDs.insert(id) }
+        }
+    }
 }
 
 extension AppModelMapping {
     func accepts(_ model: DataModel) -> Bool { entities.allSatisfy { model.entity(named: $0) != nil } }
 
-    func write(canonicalStore: String, model: DataModel, modelPath: String, to path: String, replacing: Bool) throws -> CoreDataOutput {
+    func write(canonicalStore: String, model: DataModel, modelPath: String, to path: String, replacing: Bool,
+               keepGoing: Bool) throws -> (output: CoreDataOutput, rejected: [(file: String, key: String?, message: String)]) {
         let rows = try CanonicalRows(path: canonicalStore)
         let writer = try CoreDataStoreWriter(creating: path, model: model, replacing: replacing)
         var notMapped = NotMappedTally()
-        let objects = try write(rows, model: model, into: writer, notMapped: &notMapped)
+        let attempts = RecordAttempts(keepGoing: keepGoing)
+        let objects = try write(rows, model: model, into: writer, notMapped: &notMapped, attempts: attempts)
         try writer.finish()
-        return CoreDataOutput(model: modelPath, objects: objects, notMapped: notMapped.entries)
+        return (CoreDataOutput(model: modelPath, objects: objects, notMapped: notMapped.entries), attempts.rejected)
     }
 }
 

@@ -18,15 +18,17 @@ struct MoltenModelMapping: AppModelMapping {
     // Objects are made with absentIsNull: a migration carries a store's null over; defaults are for new objects.
     private typealias Key = (entity: String, primaryKey: Int64)
 
-    func write(_ rows: CanonicalRows, model: DataModel, into writer: CoreDataStoreWriter, notMapped: inout NotMappedTally) throws -> [String: Int] {
+    func write(_ rows: CanonicalRows, model: DataModel, into writer: CoreDataStoreWriter, notMapped: inout NotMappedTally,
+               attempts: RecordAttempts) throws -> [String: Int] {
         var written: [String: Key] = [:]
         var counts: [String: Int] = [:]
         var tally = notMapped
         defer { notMapped = tally }
         /// Writes the object; remembers its key by its row's id when others may name it.
         func insert(_ object: MappedObject, toOne: [String: Key] = [:], named: Bool = true) throws {
+            let values = try object.completedValues()
+            let key = try writer.insert(object.entity.name, attributes: values, toOne: toOne)
             for name in object.leftovers { tally.add(name, reason: "no attribute of \(object.entity.name) holds it") }
-            let key = try writer.insert(object.entity.name, attributes: try object.completedValues(), toOne: toOne)
             if named, let id = object.row.text("id") { written[id] = (object.entity.name, key) }
             counts[object.entity.name, default: 0] += 1
         }
@@ -46,89 +48,105 @@ struct MoltenModelMapping: AppModelMapping {
             if let owner = row.text("recipe_id") ?? row.text("log_id"), let id = row.text("id") { heroes[owner] = id }
         }
         try rows.each("recipe") { row in
-            guard row.text("source_app") == "molten" else { return tally.add("recipe of \(row.text("source_app") ?? "?")", reason: "not Molten's") }
-            var object = try MappedObject(row, as: "Project", in: model, absentIsNull: true)
-            try plan(&object, parameters: parameters[row.text("id") ?? ""] ?? [], hero: heroes[row.text("id") ?? ""])
-            try insert(object)
+            try attempts.run(row) {
+                guard row.text("source_app") == "molten" else { return tally.add("recipe of \(row.text("source_app") ?? "?")", reason: "not Molten's") }
+                var object = try MappedObject(row, as: "Project", in: model, absentIsNull: true)
+                try plan(&object, parameters: parameters[row.text("id") ?? ""] ?? [], hero: heroes[row.text("id") ?? ""])
+                try insert(object)
+            }
         }
         try rows.each("log") { row in
-            guard row.text("source_app") == "molten" else { return tally.add("log of \(row.text("source_app") ?? "?")", reason: "not Molten's") }
-            var object = try MappedObject(row, as: "Logbook", in: model, absentIsNull: true)
-            try log(&object, hero: heroes[row.text("id") ?? ""])
-            try insert(object)
+            try attempts.run(row) {
+                guard row.text("source_app") == "molten" else { return tally.add("log of \(row.text("source_app") ?? "?")", reason: "not Molten's") }
+                var object = try MappedObject(row, as: "Logbook", in: model, absentIsNull: true)
+                try log(&object, hero: heroes[row.text("id") ?? ""])
+                try insert(object)
+            }
         }
         try rows.each("recipe_step") { row in
-            var object = try MappedObject(row, as: "ProjectStep", in: model, absentIsNull: true)
-            guard let plan = owner(of: row, [("recipe_id", "plan", "Project")]) else { return tally.add("recipe_step", reason: "its plan is not Molten's") }
-            object.use("recipe_id")
-            try object.columns(["id": "id", "title": "title", "instruction": "step_description",
-                                "estimated_minutes": "estimated_minutes", "image_id": "image_id", "position": "order_index"])
-            object.use("source_key")
-            try insert(object, toOne: [plan.relationship: plan.key])
+            try attempts.run(row) {
+                var object = try MappedObject(row, as: "ProjectStep", in: model, absentIsNull: true)
+                guard let plan = owner(of: row, [("recipe_id", "plan", "Project")]) else { return tally.add("recipe_step", reason: "its plan is not Molten's") }
+                object.use("recipe_id")
+                try object.columns(["id": "id", "title": "title", "instruction": "step_description",
+                                    "estimated_minutes": "estimated_minutes", "image_id": "image_id", "position": "order_index"])
+                object.use("source_key")
+                try insert(object, toOne: [plan.relationship: plan.key])
+            }
         }
         try rows.each("material_line") { row in
-            // Each owner's glass items are an entity of their own in model 9.
-            let itemEntities = ["plan": "ProjectGlassItem", "step": "ProjectStepGlassItem", "log": "LogbookGlassItem"]
-            guard let owner = owner(of: row, [("recipe_id", "plan", "Project"), ("recipe_step_id", "step", "ProjectStep"), ("log_id", "log", "Logbook")]),
-                  let itemEntity = itemEntities[owner.relationship] else {
-                return tally.add("material_line", reason: "its owner is not one of Molten's plans, steps or logs")
+            try attempts.run(row) {
+                // Each owner's glass items are an entity of their own in model 9.
+                let itemEntities = ["plan": "ProjectGlassItem", "step": "ProjectStepGlassItem", "log": "LogbookGlassItem"]
+                guard let owner = owner(of: row, [("recipe_id", "plan", "Project"), ("recipe_step_id", "step", "ProjectStep"), ("log_id", "log", "Logbook")]),
+                      let itemEntity = itemEntities[owner.relationship] else {
+                    return tally.add("material_line", reason: "its owner is not one of Molten's plans, steps or logs")
+                }
+                var object = try MappedObject(row, as: itemEntity, in: model, absentIsNull: true)
+                object.use("recipe_id", "recipe_step_id", "log_id", "project_id", "project_step_id")
+                try glassItem(&object)
+                try insert(object, toOne: [owner.relationship: owner.key])
             }
-            var object = try MappedObject(row, as: itemEntity, in: model, absentIsNull: true)
-            object.use("recipe_id", "recipe_step_id", "log_id", "project_id", "project_step_id")
-            try glassItem(&object)
-            try insert(object, toOne: [owner.relationship: owner.key])
         }
         try rows.each("reference_link") { row in
-            guard let plan = owner(of: row, [("recipe_id", "plan", "Project")]) else { return tally.add("reference_link", reason: "its plan is not Molten's") }
-            var object = try MappedObject(row, as: "ProjectReferenceUrl", in: model, absentIsNull: true)
-            object.use("recipe_id", "project_id")
-            try legacyID(&object)
-            try object.columns(["url": "url", "title": "title", "description": "urlDescription", "added_at": "dateAdded",
-                                "position": "orderIndex"])
-            try insert(object, toOne: [plan.relationship: plan.key])
+            try attempts.run(row) {
+                guard let plan = owner(of: row, [("recipe_id", "plan", "Project")]) else { return tally.add("reference_link", reason: "its plan is not Molten's") }
+                var object = try MappedObject(row, as: "ProjectReferenceUrl", in: model, absentIsNull: true)
+                object.use("recipe_id", "project_id")
+                try legacyID(&object)
+                try object.columns(["url": "url", "title": "title", "description": "urlDescription", "added_at": "dateAdded",
+                                    "position": "orderIndex"])
+                try insert(object, toOne: [plan.relationship: plan.key])
+            }
         }
         try rows.each("attachment") { row in
-            guard let owner = owner(of: row, [("recipe_id", "plan", "Project"), ("log_id", "log", "Logbook")]) else {
-                return tally.add("attachment", reason: "its owner is not one of Molten's plans or logs")
+            try attempts.run(row) {
+                guard let owner = owner(of: row, [("recipe_id", "plan", "Project"), ("log_id", "log", "Logbook")]) else {
+                    return tally.add("attachment", reason: "its owner is not one of Molten's plans or logs")
+                }
+                var object = try MappedObject(row, as: "ProjectImage", in: model, absentIsNull: true)
+                object.use("recipe_id", "log_id", "project_id", "source_key", "media_type", "tag")   // the type follows the extension; "hero" is the owner's hero_image_id
+                try object.column("id", to: "id")
+                try object.column("name", to: "file_name")
+                try object.extra(object.extras["fileExtension"] != nil ? "fileExtension" : "file_extension", to: "file_extension")
+                try object.extra("caption", to: "caption")
+                try object.column("added_at", to: "date_added")
+                try object.column("position", to: "order_index")
+                if object.row["sha256"] != .null {
+                    object.use("sha256", "byte_count")
+                    tally.add("attachment.sha256", reason: "ProjectImage keeps no bytes (Molten keeps image files beside its store); the bytes stay in the canonical store")
+                }
+                try insert(object, toOne: [owner.relationship: owner.key])
             }
-            var object = try MappedObject(row, as: "ProjectImage", in: model, absentIsNull: true)
-            object.use("recipe_id", "log_id", "project_id", "source_key", "media_type", "tag")   // the type follows the extension; "hero" is the owner's hero_image_id
-            try object.column("id", to: "id")
-            try object.column("name", to: "file_name")
-            try object.extra(object.extras["fileExtension"] != nil ? "fileExtension" : "file_extension", to: "file_extension")
-            try object.extra("caption", to: "caption")
-            try object.column("added_at", to: "date_added")
-            try object.column("position", to: "order_index")
-            if object.row["sha256"] != .null {
-                object.use("sha256", "byte_count")
-                tally.add("attachment.sha256", reason: "ProjectImage keeps no bytes (Molten keeps image files beside its store); the bytes stay in the canonical store")
-            }
-            try insert(object, toOne: [owner.relationship: owner.key])
         }
         var names: [String: String] = [:]
         for table in ["tag", "technique"] {
             try rows.each(table) { row in if let id = row.text("id"), let name = row.text("name") { names[id] = name } }
         }
         try rows.each("log_technique") { row in
-            guard let log = owner(of: row, [("log_id", "log", "Logbook")]), let logID = row.text("log_id"),
-                  let name = row.text("technique_id").flatMap({ names[$0] }) else { return tally.add("log_technique", reason: "its log is not Molten's") }
-            var object = try MappedObject(row, as: "ProjectTechnique", in: model, absentIsNull: true)
-            object.use("log_id", "technique_id", "position")   // model 9 keeps techniques unordered
-            try object.set("id", .text(StableID.make("molten", logID, "technique", name)), from: "technique_id")
-            try object.set("technique", .text(name), from: "technique_id")
-            try insert(object, toOne: [log.relationship: log.key], named: false)
+            try attempts.run(row) {
+                guard let log = owner(of: row, [("log_id", "log", "Logbook")]), let logID = row.text("log_id"),
+                      let name = row.text("technique_id").flatMap({ names[$0] }) else { return tally.add("log_technique", reason: "its log is not Molten's") }
+                var object = try MappedObject(row, as: "ProjectTechnique", in: model, absentIsNull: true)
+                object.use("log_id", "technique_id", "position")   // model 9 keeps techniques unordered
+                try object.set("id", .text(StableID.make("molten", logID, "technique", name)), from: "technique_id")
+                try object.set("technique", .text(name), from: "technique_id")
+                try insert(object, toOne: [log.relationship: log.key], named: false)
+            }
         }
         for (table, column, ownerType) in [("recipe_tag", "recipe_id", "project"), ("log_tag", "log_id", "logbook")] {
             try rows.each(table) { row in
-                guard let ownerID = row.text(column), written[ownerID] != nil, let name = row.text("tag_id").flatMap({ names[$0] }) else {
-                    return tally.add(table, reason: "its owner is not Molten's")
+                try attempts.run(row) {
+                    guard let ownerID = row.text(column), written[ownerID] != nil, let name = row.text("tag_id").flatMap({ names[$0] }) else {
+                        return tally.add(table, reason: "its owner is not Molten's")
+                    }
+                    var object = try MappedObject(row, as: "UserTags", in: model, absentIsNull: true)
+                    object.use(column, "tag_id", "position")
+                    try object.set("owner_id", .text(ownerID), from: column)
+                    try object.set("owner_type", .text(ownerType), from: column)
+                    try object.set("tag", .text(name), from: "tag_id")
+                    try insert(object, named: false)
                 }
-                var object = try MappedObject(row, as: "UserTags", in: model, absentIsNull: true)
-                object.use(column, "tag_id", "position")
-                try object.set("owner_id", .text(ownerID), from: column)
-                try object.set("owner_type", .text(ownerType), from: column)
-                try object.set("tag", .text(name), from: "tag_id")
-                try insert(object, named: false)
             }
         }
         for table in ["project", "project_step", "catalog_item", "log_snapshot", "project_tag", "project_technique"] {

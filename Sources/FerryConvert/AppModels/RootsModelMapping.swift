@@ -15,14 +15,16 @@ struct RootsModelMapping: AppModelMapping {
     /// Project kinds written, parents first, so that a to-one names a key already given.
     private static let projectEntities: [(kind: String, entity: String)] = [("semester", "Semester"), ("course", "Course"), ("assignment", "Assignment")]
 
-    func write(_ rows: CanonicalRows, model: DataModel, into writer: CoreDataStoreWriter, notMapped: inout NotMappedTally) throws -> [String: Int] {
+    func write(_ rows: CanonicalRows, model: DataModel, into writer: CoreDataStoreWriter, notMapped: inout NotMappedTally,
+               attempts: RecordAttempts) throws -> [String: Int] {
         var written: [String: (entity: String, primaryKey: Int64)] = [:]
         var counts: [String: Int] = [:]
         var tally = notMapped
         defer { notMapped = tally }
         func insert(_ object: MappedObject, toOne: [String: (entity: String, primaryKey: Int64)] = [:]) throws {
+            let values = try object.completedValues()
+            let key = try writer.insert(object.entity.name, attributes: values, toOne: toOne)
             for name in object.leftovers { tally.add(name, reason: "no attribute of \(object.entity.name) holds it") }
-            let key = try writer.insert(object.entity.name, attributes: try object.completedValues(), toOne: toOne)
             if let id = object.row.text("id") { written[id] = (object.entity.name, key) }
             counts[object.entity.name, default: 0] += 1
         }
@@ -42,49 +44,55 @@ struct RootsModelMapping: AppModelMapping {
         }
         for (kind, entity) in Self.projectEntities {
             try rows.each("project", where: "kind", isOneOf: [kind]) { row in
-                guard row.text("source_app") == "roots" else { return }   // counted with the records not written, below
-                var object = try MappedObject(row, as: entity, in: model)
-                try common(&object)
-                switch entity {
-                case "Semester": try semester(&object); try insert(object)
-                case "Course":
-                    try course(&object)
-                    let semester = owner(&object, column: "parent_id", as: "semester", entity: "Semester")
-                    try insert(object, toOne: semester)
-                default:
-                    try assignment(&object, &tally)
-                    let course = owner(&object, column: "parent_id", as: "course", entity: "Course")
-                    try insert(object, toOne: course)
+                try attempts.run(row) {
+                    guard row.text("source_app") == "roots" else { return }   // counted with the records not written, below
+                    var object = try MappedObject(row, as: entity, in: model)
+                    try common(&object)
+                    switch entity {
+                    case "Semester": try semester(&object); try insert(object)
+                    case "Course":
+                        try course(&object)
+                        let semester = owner(&object, column: "parent_id", as: "semester", entity: "Semester")
+                        try insert(object, toOne: semester)
+                    default:
+                        try assignment(&object, &tally)
+                        let course = owner(&object, column: "parent_id", as: "course", entity: "Course")
+                        try insert(object, toOne: course)
+                    }
                 }
             }
         }
         try rows.each("attachment") { row in
-            var object = try MappedObject(row, as: "Attachment", in: model)
-            let ownerID = row.text("project_id") ?? ""
-            guard let target = written[ownerID] else {
-                tally.add("attachment of a \(projectKinds[ownerID] ?? (row.text("log_id") != nil ? "log" : "recipe"))",
-                          reason: "Roots' model has attachments only for its own entities")
-                return
-            }
-            try attachment(&object, rows)
-            object.use("project_id")
-            if target.entity == "Assignment" {
-                try insert(object, toOne: ["assignment": target])
-            } else {
-                tally.add("attachment.project_id", reason: "Roots' model links attachments to assignments only; this one's \(target.entity) is not kept")
-                try insert(object)
+            try attempts.run(row) {
+                var object = try MappedObject(row, as: "Attachment", in: model)
+                let ownerID = row.text("project_id") ?? ""
+                guard let target = written[ownerID] else {
+                    tally.add("attachment of a \(projectKinds[ownerID] ?? (row.text("log_id") != nil ? "log" : "recipe"))",
+                              reason: "Roots' model has attachments only for its own entities")
+                    return
+                }
+                try attachment(&object, rows)
+                object.use("project_id")
+                if target.entity == "Assignment" {
+                    try insert(object, toOne: ["assignment": target])
+                } else {
+                    tally.add("attachment.project_id", reason: "Roots' model links attachments to assignments only; this one's \(target.entity) is not kept")
+                    try insert(object)
+                }
             }
         }
         try rows.each("log") { row in
-            guard row.text("kind") == "focus-session", row.text("source_app") == "roots" else {
-                tally.add("log kind \(row.text("kind") ?? "?")", reason: "Roots' model has no entity for these records")
-                return
+            try attempts.run(row) {
+                guard row.text("kind") == "focus-session", row.text("source_app") == "roots" else {
+                    tally.add("log kind \(row.text("kind") ?? "?")", reason: "Roots' model has no entity for these records")
+                    return
+                }
+                var object = try MappedObject(row, as: "TimerSession", in: model)
+                try timerSession(&object, projectKinds: projectKinds)
+                try insert(object)
             }
-            var object = try MappedObject(row, as: "TimerSession", in: model)
-            try timerSession(&object, projectKinds: projectKinds)
-            try insert(object)
         }
-        for (id, kind) in projectKinds where written[id] == nil {
+        for (id, kind) in projectKinds where written[id] == nil && !attempts.rejectedIDs.contains(id) {
             tally.add("project kind \(kind)", reason: "Roots' model has no entity for these records")
         }
         for table in ["recipe", "project_step", "material_line", "log_snapshot", "reference_link", "project_tag", "log_tag", "project_technique", "log_technique"] {

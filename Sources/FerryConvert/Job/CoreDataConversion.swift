@@ -54,8 +54,10 @@ public struct CoreDataConversion {
         if exists && !job.dryRun { report.backup = try job.backup.backUp(target) }
         let replacing = report.backup != nil
         if let mapping, let appModel {
-            report.coreData = try mapping.write(canonicalStore: canonical, model: appModel.model, modelPath: appModel.path,
-                                                to: output, replacing: replacing)
+            let written = try mapping.write(canonicalStore: canonical, model: appModel.model, modelPath: appModel.path,
+                                            to: output, replacing: replacing, keepGoing: job.options.keepGoing)
+            report.coreData = written.output
+            for rejection in written.rejected { report.reject(file: rejection.file, key: rejection.key, message: rejection.message) }
         } else {
             let objects = try CanonicalCoreDataWriter(canonicalStore: canonical).write(to: output, replacing: replacing)
             report.coreData = CoreDataOutput(model: "Ferry.xcdatamodeld", objects: objects)
