@@ -318,9 +318,7 @@ public struct CoreDataDumpLoader {
         switch attribute.type {
         case .integer16, .integer32, .integer64:
             guard case .number(let number) = value, let integer = number.int64 else { throw wrong() }
-            let range: ClosedRange<Int64> = attribute.type == .integer16 ? Int64(Int16.min)...Int64(Int16.max)
-                : attribute.type == .integer32 ? Int64(Int32.min)...Int64(Int32.max) : Int64.min...Int64.max
-            guard range.contains(integer) else {
+            guard attribute.type.integerRange?.contains(integer) ?? false else {
                 throw CoreDataReadError(.badRecord("\(integer) is outside \(attribute.type.rawValue)'s range"), at: location)
             }
             return .integer(integer)
