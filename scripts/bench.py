@@ -6,13 +6,15 @@ verify on N generated BrewGuide brew logs, against the tools people use for the 
                                                  (logs-flat.json / .ndjson: keyed by the real UUID, as .import gets them)
                                              and the sqlite3 shell's .import of the same rows as CSV
                                                  into a table of the same shape and key
-  ferry export STORE                         vs  sqlite3 .backup + tar --zstd of the same files
+  ferry export STORE                         vs  the same content by hand: sqlite3 .backup, sqlite3 -json of every
+                                                 table, tar --zstd of both (at least 5 runs); ferry's peak of staged
+                                                 files on disk is printed too (a bundle stages no table)
   ferry verify BUNDLE                        vs  tar --zstd -x + sha256sum of the unpacked files
 
 Each case runs --runs times, cases alternating in rotated order; the median time and the peak RSS
 (the largest ru_maxrss of the process tree) are reported. Prints a table and writes JSON.
 Usage: scripts/bench.py [--records N] [--runs R] [--ferry PATH] [--work DIR] [--json FILE]"""
-import argparse, json, os, shutil, statistics, subprocess, sys, time
+import argparse, json, os, shutil, statistics, subprocess, sys, threading, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -30,6 +32,40 @@ def run(argv, shell=False, cwd=None):
         raise SystemExit(f"bench: {argv if isinstance(argv, str) else ' '.join(argv)} failed ({code}):\n{stderr[-2000:]}")
     # For a shell pipeline, the shell's own usage covers itself; children's peaks come from RUSAGE_CHILDREN below.
     return seconds, usage.ru_maxrss / 1024
+
+
+class StagedBytes:
+    """Polls the bytes of files under folders of `folder` whose names start with `prefix` while a
+    command runs (every 20 ms), keeping the peak: what an export stages on disk."""
+
+    def __init__(self, folder, prefix):
+        self.folder, self.prefix, self.peak = folder, prefix, 0
+        self.done = threading.Event()
+
+    def poll(self):
+        while not self.done.wait(0.02):
+            total = 0
+            try:
+                for name in os.listdir(self.folder):
+                    if name.startswith(self.prefix):
+                        for d, _, files in os.walk(os.path.join(self.folder, name)):
+                            for f in files:
+                                try:
+                                    total += os.path.getsize(os.path.join(d, f))
+                                except OSError:
+                                    pass
+            except OSError:
+                pass
+            self.peak = max(self.peak, total)
+
+    def __enter__(self):
+        self.thread = threading.Thread(target=self.poll, daemon=True)
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.done.set()
+        self.thread.join()
 
 
 def remove(*paths):
@@ -143,9 +179,14 @@ def main():
     bundle = os.path.join(scratch, "store.tar.zst")
     unpacked = os.path.join(scratch, "unpacked")
 
+    staged = {"ferry export": 0}
+
     def export():
         remove(bundle)
-        return run([ferry, "export", store, "-o", bundle])
+        with StagedBytes(scratch, ".store.tar.zst.export-") as watch:
+            result = run([ferry, "export", store, "-o", bundle])
+        staged["ferry export"] = max(staged["ferry export"], watch.peak)
+        return result
 
     # The same export without its HTML view: what the view adds in time and in bytes.
     bare_bundle = os.path.join(scratch, "store-no-view.tar.zst")
@@ -161,13 +202,20 @@ def main():
     bag = os.path.join(unpacked, "store")
     payload = os.path.join(bag, "data")
 
-    def backup_and_tar():
-        copy = os.path.join(payload, "store.sqlite")
+    tables = subprocess.run(["sqlite3", store, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"],
+                            capture_output=True, text=True, check=True).stdout.split()
+    by_hand = os.path.join(scratch, "by-hand")
+
+    def backup_json_and_tar():
         reference = os.path.join(scratch, "reference.tar.zst")
-        remove(copy, reference)
-        first = run(["sqlite3", store, f".backup '{copy}'"])
-        second = run(["tar", "--zstd", "-cf", reference, "-C", unpacked, "store"])
-        return first[0] + second[0], max(first[1], second[1])
+        remove(by_hand, reference)
+        os.makedirs(os.path.join(by_hand, "tables"))
+        steps = [run(["sqlite3", store, f".backup '{os.path.join(by_hand, 'store.sqlite')}'"])]
+        for table in tables:
+            steps.append(run(f"sqlite3 -json '{store}' 'SELECT * FROM \"{table}\"' > '{os.path.join(by_hand, 'tables', table + '.json')}'",
+                             shell=True))
+        steps.append(run(["tar", "--zstd", "-cf", reference, "-C", scratch, "by-hand"]))
+        return sum(step[0] for step in steps), max(step[1] for step in steps)
 
     def verify():
         return run([ferry, "verify", bundle])
@@ -180,8 +228,10 @@ def main():
         second = run(f"find '{target}' -type f -print0 | xargs -0 sha256sum > /dev/null", shell=True)
         return first[0] + second[0], max(first[1], second[1])
 
-    results.update(measure({"ferry export": export, "ferry export --no-view": export_without_view,
-                            "sqlite3 .backup + tar --zstd": backup_and_tar}, args.runs))
+    hand = "sqlite3 .backup + -json + tar --zstd"
+    results.update(measure({"ferry export": export, "ferry export --no-view": export_without_view, hand: backup_json_and_tar},
+                           max(args.runs, 5)))
+    hand_mb = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(by_hand) for f in fs) / 1e6
     results.update(measure({"ferry verify": verify, "tar --zstd -x + sha256sum": untar_and_hash}, args.runs))
 
     bundle_mb = os.path.getsize(bundle) / 1e6
@@ -190,7 +240,7 @@ def main():
     sizes = {"ferry convert (JSON array)": megabytes, "ferry convert (NDJSON)": os.path.getsize(lines) / 1e6,
              "sqlite3 .import (CSV)": os.path.getsize(flat) / 1e6, "sqlite-utils insert (NDJSON)": os.path.getsize(os.path.join(data, "logs-flat.ndjson")) / 1e6,
              "sqlite-utils insert (JSON array)": os.path.getsize(os.path.join(data, "logs-flat.json")) / 1e6,
-             "ferry export": payload_mb, "ferry export --no-view": payload_mb, "sqlite3 .backup + tar --zstd": payload_mb,
+             "ferry export": payload_mb, "ferry export --no-view": payload_mb, hand: hand_mb,
              "ferry verify": payload_mb, "tar --zstd -x + sha256sum": payload_mb}
     rows = []
     for name, (seconds, rss, all_runs) in results.items():
@@ -206,7 +256,7 @@ def main():
         "sqlite-utils / ferry convert (JSON array)": ratio("sqlite-utils insert (JSON array)", "ferry convert (JSON array)"),
         "ferry convert (JSON array) / sqlite3 .import": ratio("ferry convert (JSON array)", "sqlite3 .import (CSV)"),
         "ferry convert (NDJSON) / sqlite3 .import": ratio("ferry convert (NDJSON)", "sqlite3 .import (CSV)"),
-        "ferry export / (.backup + tar --zstd)": ratio("ferry export", "sqlite3 .backup + tar --zstd"),
+        "ferry export / (.backup + -json + tar --zstd)": ratio("ferry export", hand),
         "ferry verify throughput / (untar + sha256sum)": ratio("tar --zstd -x + sha256sum", "ferry verify"),
         "ferry export / ferry export --no-view (time)": ratio("ferry export", "ferry export --no-view"),
         "bundle / bundle --no-view (compressed size)": round(bundle_mb / bare_bundle_mb, 3),
@@ -215,7 +265,7 @@ def main():
     versions = {"sqlite3": version(["sqlite3", "--version"]),
                 "sqlite-utils": version([sqlite_utils, "--version"]) if sqlite_utils and not args.skip_sqlite_utils else None,
                 "zstd": version(["zstd", "--version"])}
-    report = {"records": n, "input_mb": round(megabytes, 1), "bundle_mb": round(bundle_mb, 1),
+    report = {"records": n, "export_staged_peak_mb": round(staged["ferry export"] / 1e6, 1), "input_mb": round(megabytes, 1), "bundle_mb": round(bundle_mb, 1),
               "bundle_without_view_mb": round(bare_bundle_mb, 1), "payload_mb": round(payload_mb, 1),
               "runs": args.runs, "machine": os.uname().nodename, "cpus": os.cpu_count(), "versions": versions, "results": rows,
               "ratios": ratios}
@@ -230,6 +280,8 @@ def main():
     for name, value in ratios.items():
         if value is not None:
             print(f"{name:48} {value:6.2f}")
+    print(f"ferry export: at most {staged['ferry export'] / 1e6:.1f} MB staged on disk at once (the store's snapshot and the view's "
+          f"pages; the tables' NDJSON is {sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(os.path.join(payload, 'tables')) for f in fs) / 1e6:.0f} MB)")
     print(f"\nwrote {args.json}")
 
 

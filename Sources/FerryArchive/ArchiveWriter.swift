@@ -99,8 +99,8 @@ public final class ArchiveWriter {
     }
 
     /// Adds the file at `source` under `name`, streaming its bytes.
-    /// - Parameter progress: told the size of each chunk as it goes in.
-    public func addFile(named name: String, from source: String, progress: ((Int) -> Void)? = nil) throws(ArchiveError) {
+    /// - Parameter chunks: shown each chunk as it goes in (to hash it, or count it).
+    public func addFile(named name: String, from source: String, chunks: ((UnsafeRawBufferPointer) -> Void)? = nil) throws(ArchiveError) {
         let descriptor = open(source, O_RDONLY)
         guard descriptor >= 0 else { throw ArchiveError(path: source, reason: String(cString: strerror(errno))) }
         defer { close(descriptor) }
@@ -117,7 +117,7 @@ public final class ArchiveWriter {
             let used = min(count, Int(remaining))
             try writeData(buffer, count: used, entry: name)
             remaining -= Int64(count)
-            progress?(used)
+            if let chunks { buffer.withUnsafeBytes { chunks(UnsafeRawBufferPointer(rebasing: $0[0..<used])) } }
         }
     }
 

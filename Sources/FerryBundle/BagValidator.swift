@@ -73,8 +73,9 @@ struct BagValidator {
         if let bytes = tags[BundleLayout.bundleFile] {
             do {
                 bundle = try JSONReader().read(bytes).object
-                if bundle?["format"]?.string != BundleLayout.format {
-                    problems.append(BundleProblem(.malformed, BundleLayout.bundleFile, "format is \(bundle?["format"].map { JSONWriter.string($0) } ?? "absent"), not \(BundleLayout.format)"))
+                if !BundleLayout.readableFormats.contains(bundle?["format"]?.string ?? "") {
+                    let readable = BundleLayout.readableFormats.sorted().joined(separator: " or ")
+                    problems.append(BundleProblem(.malformed, BundleLayout.bundleFile, "format is \(bundle?["format"].map { JSONWriter.string($0) } ?? "absent"), not \(readable)"))
                 }
             } catch {
                 problems.append(BundleProblem(.malformed, BundleLayout.bundleFile, "not JSON: \(error)"))

@@ -21,10 +21,11 @@ public struct BundleSummary: Sendable {
 }
 
 /// `ferry export`: a store into one bundle file. The store is snapshotted with SQLite's backup
-/// API, so a store another process is writing still gives a consistent bundle; everything is
-/// staged in a private folder beside the output, archived under a temporary name, sealed,
-/// flushed and renamed into place. The same store gives the same bytes: entry times are the
-/// store's newest record time, ids are hashes of the content.
+/// API, so a store another process is writing still gives a consistent bundle. The snapshot goes
+/// into the archive as it is; each table's NDJSON is made in memory, in parts of bounded size,
+/// and archived as it comes, so no copy of the tables is ever staged on disk. The archive is
+/// written under a temporary name, sealed, and renamed into place. The same store gives the
+/// same bytes: entry times are the store's newest record time, ids are hashes of the content.
 ///
 /// For example:
 /// ```swift
@@ -35,8 +36,10 @@ public struct BundleExporter: Sendable {
     public var ferryVersion: String
     /// Whether the bundle gets its HTML view: `index.html` and `view/`, tag files of the bag.
     public var view: BundleView?
-    /// Called from the working threads as rows are written and bytes archived.
+    /// Called from the working threads as bytes are archived and rows written.
     public var progress: (@Sendable (BundleProgress) -> Void)?
+    /// The most bytes of rows in one part (the format's; smaller in tests, to make many parts).
+    var partBytes = BundleLayout.tablePartBytes
 
     public init(format: ArchiveFormat = .tarZstd, ferryVersion: String = "0", view: BundleView? = BundleView(),
                 progress: (@Sendable (BundleProgress) -> Void)? = nil) {
@@ -52,6 +55,7 @@ public struct BundleExporter: Sendable {
             throw BundleError(.cannotWrite("the file exists; remove it or choose another name (bundles are never overwritten)"), path: output)
         }
         let staging = try StagingFolder(beside: output, purpose: "export")
+        defer { staging.remove() }
         try staging.makeFolders(for: BundleLayout.storeSnapshot)
         let snapshotPath = staging.file(BundleLayout.storeSnapshot)
         // A transaction a killed writer left unfinished is rolled back first, as any SQLite writer would.
@@ -66,172 +70,117 @@ public struct BundleExporter: Sendable {
         }
         try source.close()
 
-        let snapshot = try readSnapshot(snapshotPath, staging: staging, store: store)
-        let payload = snapshot.files
-
-        let manifest = Array(BagItFiles.manifest(payload).utf8)
-        let bundleID = Self.uuid(from: manifest)
-        let attachments = payload.filter { $0.key.hasPrefix(BundleLayout.attachmentsFolder + "/") }
-        var summary = BundleSummary(path: output, bundleID: bundleID, createdAt: snapshot.createdAt, schemaVersion: snapshot.schemaVersion,
-                                    counts: snapshot.counts, attachmentCount: attachments.count,
-                                    payloadBytes: payload.values.reduce(0) { $0 + $1.size }, payloadFiles: payload.count)
-        // The view's index shows the bundle's id, which the payload decides: it is written last.
-        var viewFiles: [(String, [UInt8])] = []
-        if let contents = snapshot.view {
-            let facts = BundleFacts(bundleID: bundleID, createdAt: summary.createdAt, generator: "ferry \(ferryVersion)", counts: summary.counts)
-            viewFiles = [(ViewLayout.index, BundleView.index(contents, bundle: facts))]
-            summary.viewFiles = (snapshot.viewPages?.pages.count ?? 0) + 1
-        }
-        let tags = tagFiles(summary, manifest: manifest, view: viewFiles, pages: snapshot.viewPages?.pages ?? [])
-        try archive(tags: tags + viewFiles, stagedPages: snapshot.viewPages, payload: payload.keys.sorted(),
-                    payloadBytes: summary.payloadBytes, staging: staging, output: output, time: Self.epochSeconds(summary.createdAt))
-        return summary
-    }
-
-    /// What the snapshot holds, its digest and its NDJSON files. The structural check, the
-    /// digest and each table are independent: they run on as many threads as there are cores
-    /// (at most four), each table on its own read-only connection to the private snapshot.
-    private struct SnapshotRead {
-        var counts: [String: Int] = [:]
-        var files: [String: FileDigest] = [:]
-        var schemaVersion = 0
-        var createdAt = "1970-01-01T00:00:00Z"
-        var view: ViewContents?
-        /// The view's pages in `view/`, staged: tag files, listed in the tag manifest.
-        var viewPages: StagedPages?
-    }
-
-    private func readSnapshot(_ snapshotPath: String, staging: StagingFolder, store: String) throws -> SnapshotRead {
-        try staging.makeFolders(for: BundleLayout.tableFile("x"))
-        try staging.makeFolders(for: BundleLayout.attachmentFile("x"))
         let snapshot = SnapshotReader(path: snapshotPath, of: store)
         let (sizes, schemaVersion) = try snapshot.tablesLargestFirst()
-        let tables = sizes.map(\.table)
-        let tally = progress.map { ProgressTally(.tables, total: Int64(sizes.reduce(0) { $0 + $1.rows }), report: $0) }
-        // Jobs are taken in this order. The check comes first: on a damaged file its report is
-        // the error shown, as no job starts after one fails. Then the tables, largest first, and
-        // the digest last, which fills the gap beside the largest table on two cores.
-        // Errors name the store given, not the private snapshot, which is gone by then.
-        var jobs: [@Sendable () throws -> SnapshotPart] = [{
-            // The structure only: CHECK constraints held when the rows were written (by convert
-            // or a checked import).
-            let problems: [String]
-            do {
-                problems = try CanonicalStore.structuralCheck(snapshotPath)
-            } catch var error as StoreError {
-                error.path = store
-                throw error
+        let work = SnapshotWork(snapshot: snapshot, staging: staging, tables: sizes.map(\.table).sorted(),
+                                rows: Int64(sizes.reduce(0) { $0 + $1.rows }), partBytes: partBytes, view: view, progress: progress)
+        return try archive(work, snapshot: snapshot, schemaVersion: schemaVersion, output: output)
+    }
+
+    /// What runs beside the archiving, each on its own thread: the tables' parts (handed over
+    /// through a bounded queue), the structural check, and the view (its pages staged: they are
+    /// tag files, archived after the payload decides the bundle's id).
+    private struct SnapshotWork: Sendable {
+        let queue: PayloadQueue
+        let tables: BackgroundJob<[String: Int]>
+        let check: BackgroundJob<Void>
+        let view: BackgroundJob<(ViewContents, StagedPages)?>
+
+        init(snapshot: SnapshotReader, staging: StagingFolder, tables names: [String], rows: Int64, partBytes: Int, view: BundleView?,
+             progress: (@Sendable (BundleProgress) -> Void)?) {
+            // Two parts may wait: one is made while one is archived and the next is ready.
+            let queue = PayloadQueue(capacity: 2 * partBytes)
+            self.queue = queue
+            let tally = progress.map { ProgressTally(.tables, total: rows, report: $0) }
+            tables = BackgroundJob { try TableExporter(snapshot: snapshot, queue: queue, progress: tally, partBytes: partBytes).export(names) }
+            check = BackgroundJob {
+                // The structure only: CHECK constraints held when the rows were written (by
+                // convert or a checked import). Errors name the store given, not the snapshot.
+                let problems: [String]
+                do {
+                    problems = try CanonicalStore.structuralCheck(snapshot.path)
+                } catch var error as StoreError {
+                    error.path = snapshot.store
+                    throw error
+                }
+                guard problems.isEmpty else { throw StoreError(.integrity(problems), path: snapshot.store) }
             }
-            guard problems.isEmpty else { throw StoreError(.integrity(problems), path: store) }
-            return .checked
-        }]
-        for table in tables {
-            jobs.append {
-                .table(table, try TableExporter(snapshot: snapshot, staging: staging, progress: tally).export(table))
-            }
-        }
-        // The view reads the snapshot as the tables do, after the two largest have started: at a
-        // million logs it is half the work of either, and taken earlier it kept the second from
-        // starting until it ended (9.6 s of jobs on two cores instead of 8.5).
-        if let view {
-            jobs.insert({
+            self.view = BackgroundJob {
+                guard let view else { return nil }
                 let pages = try StagedPages(in: staging)
                 let contents = try view.writePages(of: snapshot) { path, bytes in try pages.write(path, bytes) }
-                return .view(contents, pages)
-            }, at: min(3, jobs.count))
-        }
-        jobs.append { .files([BundleLayout.storeSnapshot: try digestOfFile(snapshotPath)]) }
-        var read = SnapshotRead(schemaVersion: schemaVersion)
-        // The newest `modified_at` of any recipe, project or log: the time the data is from.
-        var createdAt: String?
-        for part in try ParallelJobs.run(jobs, threads: ParallelJobs.defaultThreads) {
-            switch part {
-            case .checked: break
-            case .files(let written): read.files.merge(written) { first, _ in first }
-            case .view(let contents, let pages):
-                read.view = contents
-                read.viewPages = pages
-            case .table(let table, let exported):
-                read.counts[table] = exported.count
-                read.files.merge(exported.files) { first, _ in first }
-                if let newest = exported.newestModification, createdAt.map({ $0.utf8.lexicographicallyPrecedes(newest.utf8) }) ?? true {
-                    createdAt = newest
-                }
+                return (contents, pages)
             }
         }
-        if let createdAt { read.createdAt = createdAt }
-        return read
+
+        /// Stops the tables and waits for every job. On a damaged snapshot the check's report is
+        /// the error to show, whichever job met the damage first.
+        func abandon(_ error: any Error) -> any Error {
+            queue.cancel()
+            let tablesFailure = tables.failure
+            let viewFailure = view.failure
+            if let checkFailure = check.failure { return checkFailure }
+            if error is ArchiveError || error is BundleError { return error }
+            return tablesFailure.flatMap { $0 is PayloadQueue.Cancelled ? nil : $0 } ?? viewFailure ?? error
+        }
     }
 
-    private enum SnapshotPart: Sendable {
-        case checked
-        case files([String: FileDigest])
-        case table(String, TableFile)
-        case view(ViewContents, StagedPages)
-    }
-
-    private func tagFiles(_ summary: BundleSummary, manifest: [UInt8], view: [(String, [UInt8])], pages: [StagedPages.Page]) -> [(String, [UInt8])] {
-        let bagit = Array(BagItFiles.declaration.utf8)
-        let info = Array(BagItFiles.info([
-            ("Bag-Software-Agent", "ferry \(ferryVersion)"),
-            ("Bagging-Date", String(summary.createdAt.prefix(10))),
-            ("External-Identifier", summary.bundleID),
-            ("Payload-Oxum", "\(summary.payloadBytes).\(summary.payloadFiles)"),
-        ]).utf8)
-        var counts = JSONObject()
-        for table in summary.counts.keys.sorted() { counts[table] = .integer(summary.counts[table]!) }
-        var bundle: JSONValue = [
-            "format": .string(BundleLayout.format),
-            "bundleId": .string(summary.bundleID),
-            "createdAt": .string(summary.createdAt),
-            "generator": .string("ferry \(ferryVersion)"),
-            "schemaVersion": .integer(summary.schemaVersion),
-            "store": .string(BundleLayout.storeSnapshot),
-            "tables": .string(BundleLayout.tablesFolder),
-            "attachments": ["folder": .string(BundleLayout.attachmentsFolder), "count": .integer(summary.attachmentCount)],
-            "counts": .object(counts),
-        ]
-        if !view.isEmpty, case .object(var object) = bundle {
-            object["view"] = .string(ViewLayout.index)
-            bundle = .object(object)
-        }
-        let bundleBytes = Array((JSONWriter.string(bundle, sortedKeys: true, pretty: true) + "\n").utf8)
-        var tagDigests: [String: FileDigest] = [:]
-        for (name, bytes) in [(BundleLayout.bagitFile, bagit), (BundleLayout.bagInfoFile, info), (BundleLayout.bundleFile, bundleBytes),
-                              (BundleLayout.manifestFile, manifest)] {
-            tagDigests[name] = FileDigest(sha256: Hex.lowercase(SHA256.hash(data: bytes)), size: Int64(bytes.count))
-        }
-        for (name, bytes) in view {
-            tagDigests[name] = FileDigest(sha256: Hex.lowercase(SHA256.hash(data: bytes)), size: Int64(bytes.count))
-        }
-        for page in pages { tagDigests[page.name] = page.digest }
-        let tagManifest = Array(BagItFiles.manifest(tagDigests).utf8)
-        return [(BundleLayout.bagitFile, bagit), (BundleLayout.bagInfoFile, info), (BundleLayout.bundleFile, bundleBytes),
-                (BundleLayout.manifestFile, manifest), (BundleLayout.tagManifestFile, tagManifest)]
-    }
-
-    /// Tag files first (the manifests before the files they list), then the staged tag files
-    /// (the view's pages), then the payload.
-    private func archive(tags: [(String, [UInt8])], stagedPages: StagedPages?, payload: [String], payloadBytes: Int64, staging: StagingFolder,
-                         output: String, time: Int) throws {
-        let url = URL(fileURLWithPath: output)
-        let root = Self.rootName(url.lastPathComponent)
+    /// Archive order: `bagit.txt`, each table's parts (and the attachments) as they are made,
+    /// the snapshot, then what the payload decides: `bag-info.txt`, `bundle.json`, the payload
+    /// manifest, the view, and the tag manifest last. Progress: the rows, then the bytes of the
+    /// snapshot and the view's pages.
+    private func archive(_ work: SnapshotWork, snapshot: SnapshotReader, schemaVersion: Int, output: String) throws -> BundleSummary {
+        let root = Self.rootName(URL(fileURLWithPath: output).lastPathComponent)
         let temporary = FileSync.temporaryPath(beside: output)
         var published = false
         defer { if !published { unlink(temporary) } }
+        let summary: BundleSummary
         do {
-            let writer = try ArchiveWriter(path: temporary, format: format, modificationTime: time)
-            for (name, bytes) in tags { try writer.addFile(named: "\(root)/\(name)", bytes: bytes) }
-            for page in stagedPages?.pages.sorted(by: { $0.name < $1.name }) ?? [] {
-                try writer.addFile(named: "\(root)/\(page.name)", bytes: try stagedPages?.read(page) ?? [])
+            // Every entry's time is the data's: known before the first entry is written.
+            let createdAt = try snapshot.newest("modified_at", in: ["recipe", "project", "log"]) ?? "1970-01-01T00:00:00Z"
+            let writer = try ArchiveWriter(path: temporary, format: format, modificationTime: Self.epochSeconds(createdAt))
+            var tags = TagFiles()
+            try tags.add(BundleLayout.bagitFile, Array(BagItFiles.declaration.utf8), to: writer, root: root)
+            var payload: [String: FileDigest] = [:]
+            while let file = work.queue.take() {
+                try writer.addFile(named: "\(root)/\(file.name)", bytes: file.bytes)
+                payload[file.name] = file.digest
             }
-            let tally = progress.map { ProgressTally(.archive, total: payloadBytes, report: $0) }
-            for name in payload {
-                try writer.addFile(named: "\(root)/\(name)", from: staging.file(name)) { tally?.add(Int64($0)) }
+            let counts = try work.tables.value()
+            let view = try work.view.value()
+            var status = stat()
+            let snapshotBytes = stat(snapshot.path, &status) == 0 ? Int64(status.st_size) : 0
+            let tally = progress.map { ProgressTally(.archive, total: snapshotBytes + (view?.1.bytes ?? 0), report: $0) }
+            payload[BundleLayout.storeSnapshot] = try archiveSnapshot(snapshot.path, as: "\(root)/\(BundleLayout.storeSnapshot)",
+                                                                      writer: writer, tally: tally)
+            try work.check.value()
+
+            let manifest = Array(BagItFiles.manifest(payload).utf8)
+            let bundleID = Self.uuid(from: manifest)
+            var made = BundleSummary(path: output, bundleID: bundleID, createdAt: createdAt, schemaVersion: schemaVersion, counts: counts,
+                                     attachmentCount: payload.keys.filter { $0.hasPrefix(BundleLayout.attachmentsFolder + "/") }.count,
+                                     payloadBytes: payload.values.reduce(0) { $0 + $1.size }, payloadFiles: payload.count)
+            made.viewFiles = view.map { $0.1.pages.count + 1 } ?? 0
+            try tags.add(BundleLayout.bagInfoFile, bagInfo(made), to: writer, root: root)
+            try tags.add(BundleLayout.bundleFile, bundleDescription(made, hasView: view != nil), to: writer, root: root)
+            try tags.add(BundleLayout.manifestFile, manifest, to: writer, root: root)
+            if let (contents, pages) = view {
+                // The view's index shows the bundle's id, which the payload decides.
+                let facts = BundleFacts(bundleID: bundleID, createdAt: createdAt, generator: "ferry \(ferryVersion)", counts: counts)
+                try tags.add(ViewLayout.index, BundleView.index(contents, bundle: facts), to: writer, root: root)
+                for page in pages.pages.sorted(by: { $0.name < $1.name }) {
+                    try writer.addFile(named: "\(root)/\(page.name)", bytes: try pages.read(page))
+                    tags.digests[page.name] = page.digest
+                    tally?.add(page.digest.size)
+                }
             }
+            try writer.addFile(named: "\(root)/\(BundleLayout.tagManifestFile)", bytes: Array(BagItFiles.manifest(tags.digests).utf8))
             try ArchiveSeal.seal(temporary, format: format, digest: try writer.finish())
+            summary = made
         } catch {
-            throw BundleError(.cannotWrite(Self.reason(error)), path: output)
+            let reported = work.abandon(error)
+            if let archiveError = reported as? ArchiveError { throw BundleError(.cannotWrite(Self.reason(archiveError)), path: output) }
+            throw reported
         }
         guard !FileManager.default.fileExists(atPath: output) else {
             throw BundleError(.cannotWrite("the file appeared while exporting; nothing was written"), path: output)
@@ -242,11 +191,61 @@ public struct BundleExporter: Sendable {
             throw BundleError(.cannotWrite("cannot move the bundle into place: \(error.reason)"), path: output)
         }
         published = true
+        return summary
+    }
+
+    /// The snapshot's bytes into the archive, hashed on the way.
+    private func archiveSnapshot(_ path: String, as name: String, writer: ArchiveWriter, tally: ProgressTally?) throws -> FileDigest {
+        var hasher = SHA256()
+        var size: Int64 = 0
+        try writer.addFile(named: name, from: path) { chunk in
+            hasher.update(bufferPointer: chunk)
+            size += Int64(chunk.count)
+            tally?.add(Int64(chunk.count))
+        }
+        return FileDigest(sha256: Hex.lowercase(hasher.finalize()), size: size)
+    }
+
+    /// The tag files written so far, for the tag manifest.
+    private struct TagFiles {
+        var digests: [String: FileDigest] = [:]
+
+        mutating func add(_ name: String, _ bytes: [UInt8], to writer: ArchiveWriter, root: String) throws {
+            try writer.addFile(named: "\(root)/\(name)", bytes: bytes)
+            digests[name] = FileDigest(sha256: Hex.lowercase(SHA256.hash(data: bytes)), size: Int64(bytes.count))
+        }
+    }
+
+    private func bagInfo(_ summary: BundleSummary) -> [UInt8] {
+        Array(BagItFiles.info([
+            ("Bag-Software-Agent", "ferry \(ferryVersion)"),
+            ("Bagging-Date", String(summary.createdAt.prefix(10))),
+            ("External-Identifier", summary.bundleID),
+            ("Payload-Oxum", "\(summary.payloadBytes).\(summary.payloadFiles)"),
+        ]).utf8)
+    }
+
+    private func bundleDescription(_ summary: BundleSummary, hasView: Bool) -> [UInt8] {
+        var counts = JSONObject()
+        for (table, count) in summary.counts.sorted(by: { $0.key < $1.key }) { counts[table] = .integer(count) }
+        var bundle = JSONObject([
+            ("format", .string(BundleLayout.format)),
+            ("bundleId", .string(summary.bundleID)),
+            ("createdAt", .string(summary.createdAt)),
+            ("generator", .string("ferry \(ferryVersion)")),
+            ("schemaVersion", .integer(summary.schemaVersion)),
+            ("store", .string(BundleLayout.storeSnapshot)),
+            ("tables", .string(BundleLayout.tablesFolder)),
+            ("attachments", ["folder": .string(BundleLayout.attachmentsFolder), "count": .integer(summary.attachmentCount)]),
+            ("counts", .object(counts)),
+        ])
+        if hasView { bundle["view"] = .string(ViewLayout.index) }
+        return Array((JSONWriter.string(.object(bundle), sortedKeys: true, pretty: true) + "\n").utf8)
     }
 
     /// libarchive reports a full disk as a write error; say so plainly.
-    private static func reason(_ error: any Error) -> String {
-        let text = (error as? ArchiveError)?.reason ?? "\(error)"
+    private static func reason(_ error: ArchiveError) -> String {
+        let text = error.reason
         if text.contains("No space left") { return "the disk is full: \(text)" }
         if text.contains("File too large") { return "the file is larger than allowed: \(text)" }
         return text

@@ -1,20 +1,30 @@
 /// Where things are in a bundle: a BagIt 1.0 bag under one top-level folder. Specification:
 /// `Formats/bundle.md`.
 public enum BundleLayout {
-    public static let format = "ferry.bundle/1"
+    /// What `export` writes.
+    public static let format = "ferry.bundle/2"
+    /// What `verify` and `import` read: version 1 kept each table in one file and its tag files
+    /// before the payload; both hold the same snapshot.
+    public static let readableFormats: Set<String> = ["ferry.bundle/1", format]
     public static let bagitFile = "bagit.txt"
     public static let bagInfoFile = "bag-info.txt"
     public static let bundleFile = "bundle.json"
     public static let manifestFile = "manifest-sha256.txt"
     public static let tagManifestFile = "tagmanifest-sha256.txt"
-    /// Tag files in the order they are archived: before the payload, so a reader meets the
-    /// manifests before the files they list.
-    public static let tagFiles = [bagitFile, bagInfoFile, bundleFile, manifestFile, tagManifestFile]
 
     public static let storeSnapshot = "data/store.sqlite"
     public static let tablesFolder = "data/tables"
     public static let attachmentsFolder = "data/attachments"
 
-    public static func tableFile(_ table: String) -> String { "\(tablesFolder)/\(table).ndjson" }
+    /// A table's rows are cut into parts of at most this many bytes (a part holds at least one
+    /// row): the archive needs each file's size before its bytes, and a part is made in memory.
+    public static let tablePartBytes = 16 << 20
+
+    /// The `number`th part (from 1) of a table's rows: the names sort in row order.
+    public static func tablePart(_ table: String, _ number: Int) -> String {
+        let digits = String(number)
+        return "\(tablesFolder)/\(table)/\(String(repeating: "0", count: max(0, 6 - digits.count)))\(digits).ndjson"
+    }
+
     public static func attachmentFile(_ sha256: String) -> String { "\(attachmentsFolder)/\(sha256)" }
 }

@@ -13,8 +13,8 @@ struct BundleScan {
     var seal: ArchiveSeal.Status = .absent
 }
 
-/// Streams an archive once, hashing every entry, and optionally writes the files into a
-/// staging folder. Never trusts the archive: entries are judged by ``EntryPolicy`` before a
+/// Streams an archive once, hashing every entry, and optionally writes the store snapshot into
+/// a staging folder. Never trusts the archive: entries are judged by ``EntryPolicy`` before a
 /// byte is written, limits stop the pass, and nothing outside staging is touched.
 struct BundleScanner {
     var limits: BundleLimits
@@ -82,7 +82,8 @@ struct BundleScanner {
             var size: Int64 = 0
             var stop: BundleProblem?
             var file: HashingFileWriter?
-            if let staging {
+            // Import needs the snapshot alone; every other file is hashed, not written.
+            if let staging, inner == BundleLayout.storeSnapshot {
                 try staging.makeFolders(for: inner)
                 file = try HashingFileWriter(path: staging.file(inner))
             }

@@ -17,6 +17,11 @@ final class StagingFolder: Sendable {
     }
 
     deinit {
+        remove()
+    }
+
+    /// Removes the folder now: a job that held it may release it later, on its own thread.
+    func remove() {
         try? FileManager.default.removeItem(atPath: path)
     }
 
@@ -51,6 +56,8 @@ final class StagedPages: @unchecked Sendable {
     let path: String
     private let descriptor: Int32
     private(set) var pages: [Page] = []
+    /// The bytes of the pages kept (a page written again counts once).
+    var bytes: Int64 { pages.reduce(0) { $0 + $1.digest.size } }
     private var places: [String: Int] = [:]
     private var size: Int64 = 0
 

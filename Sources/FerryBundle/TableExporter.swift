@@ -1,59 +1,79 @@
+import Crypto
+import FerryJSON
 import FerryStore
 import Foundation
 
-/// Writes each canonical table of a store snapshot as an NDJSON file of the bag (rows read by
-/// FerryStore's ``SnapshotReader``); attachment bytes go to content-addressed files.
+/// Makes each canonical table of a store snapshot into NDJSON parts of the bag (rows read by
+/// FerryStore's ``SnapshotReader``), in memory, and hands them to the archive through a
+/// ``PayloadQueue``; attachment bytes go the same way, as content-addressed files, just before
+/// the part that names them. Nothing is written to disk.
 struct TableExporter: Sendable {
     let snapshot: SnapshotReader
-    let staging: StagingFolder
+    let queue: PayloadQueue
     let progress: ProgressTally?
+    var partBytes = BundleLayout.tablePartBytes
 
-    /// One table's file: its row count, every payload file written (relative path → digest):
-    /// the table's NDJSON, and for `attachment_content` each attachment; and for recipes,
-    /// projects and logs the newest `modified_at`.
-    func export(_ table: String) throws -> TableFile {
-        var result = TableFile()
-        let relative = BundleLayout.tableFile(table)
-        let file = try HashingFileWriter(path: staging.file(relative))
-        var attachments: [String: FileDigest] = [:]
-        let rows = try snapshot.ndjson(of: table, newestOf: TableFile.dated.contains(table) ? "modified_at" : nil,
-                                       chunk: { try file.write($0) },
-                                       attachment: { expected, data in
-                                           let digest = try writeAttachment(data, expected: expected, attachments: &attachments)
-                                           return BundleLayout.attachmentFile(digest.sha256)
-                                       },
+    /// Every table in the order given, then the end of the queue (also on failure).
+    /// - Returns: rows per table.
+    func export(_ tables: [String]) throws -> [String: Int] {
+        defer { queue.end() }
+        var counts: [String: Int] = [:]
+        for table in tables { counts[table] = try export(table) }
+        return counts
+    }
+
+    /// One table: each part ends at a line's end and holds at most `partBytes` bytes, unless
+    /// its one line is longer; an empty table is one empty part, so every table has its folder.
+    private func export(_ table: String) throws -> Int {
+        var part: [UInt8] = []
+        var number = 0
+        func handOver() throws {
+            number += 1
+            try queue.put(Self.file(BundleLayout.tablePart(table, number), part))
+            part.removeAll(keepingCapacity: true)
+        }
+        // Chunks end at a line's end; a line's end is the only newline (JSON escapes the rest).
+        func add(_ chunk: [UInt8]) throws {
+            var rest = chunk[...]
+            while part.count + rest.count > partBytes {
+                let room = partBytes - part.count
+                if let cut = rest.prefix(room).lastIndex(of: 0x0A) {
+                    part.append(contentsOf: rest[...cut])
+                    rest = rest[(cut + 1)...]
+                } else if part.isEmpty, let end = rest.firstIndex(of: 0x0A) {
+                    part.append(contentsOf: rest[...end])
+                    rest = rest[(end + 1)...]
+                } else if part.isEmpty {
+                    break
+                }
+                try handOver()
+            }
+            part.append(contentsOf: rest)
+        }
+        let rows = try snapshot.ndjson(of: table,
+                                       chunk: add,
+                                       attachment: { expected, data in try attachment(data, expected: expected) },
                                        progress: progress.map { tally in { tally.add($0) } })
-        result.count = rows.count
-        result.newestModification = rows.newestModification
-        result.files = attachments
-        result.files[relative] = try file.finish()
-        return result
+        if !part.isEmpty || number == 0 { try handOver() }
+        return rows
     }
 
     /// The attachment's bytes under their own SHA-256; a store row whose key is not the hash
     /// of its bytes is a damaged store, not something to carry on.
-    private func writeAttachment(_ data: Data, expected: String, attachments: inout [String: FileDigest]) throws -> FileDigest {
+    private func attachment(_ data: Data, expected: String) throws -> String {
         guard expected.count == 64, expected.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
-            throw BundleError(.unusableStore("attachment_content: \"\(expected)\" is not a lower-case hex SHA-256"), path: snapshot.path)
+            throw BundleError(.unusableStore("attachment_content: \"\(expected)\" is not a lower-case hex SHA-256"), path: snapshot.store)
         }
-        let relative = BundleLayout.attachmentFile(expected)
-        let file = try HashingFileWriter(path: staging.file(relative))
-        try file.write(data)
-        let digest = try file.finish()
-        guard digest.sha256 == expected else {
-            throw BundleError(.unusableStore("attachment_content \(expected): its bytes hash to \(digest.sha256)"), path: snapshot.path)
+        let name = BundleLayout.attachmentFile(expected)
+        let file = Self.file(name, [UInt8](data))
+        guard file.digest.sha256 == expected else {
+            throw BundleError(.unusableStore("attachment_content \(expected): its bytes hash to \(file.digest.sha256)"), path: snapshot.store)
         }
-        attachments[relative] = digest
-        return digest
+        try queue.put(file)
+        return name
     }
-}
 
-/// What exporting one table gave.
-struct TableFile: Sendable {
-    var count = 0
-    var files: [String: FileDigest] = [:]
-    var newestModification: String?
-
-    /// The tables whose newest `modified_at` is the time a bundle's data is from.
-    static let dated: Set<String> = ["recipe", "project", "log"]
+    private static func file(_ name: String, _ bytes: [UInt8]) -> PayloadFile {
+        PayloadFile(name: name, bytes: bytes, digest: FileDigest(sha256: Hex.lowercase(SHA256.hash(data: bytes)), size: Int64(bytes.count)))
+    }
 }

@@ -32,9 +32,9 @@ import Testing
         Attack(name: "character device", kind: .unsafe, detail: "a device file") { _ in [("small/data/tty", .characterDevice, "")] },
         Attack(name: "block device", kind: .unsafe, detail: "a device file") { _ in [("small/data/disk", .blockDevice, "")] },
         Attack(name: "FIFO", kind: .unsafe, detail: "a FIFO") { _ in [("small/data/pipe", .fifo, "")] },
-        Attack(name: "duplicate", kind: .unsafe, detail: "a duplicate entry") { _ in [("small/data/tables/recipe.ndjson", .file, "")] },
-        Attack(name: "case twin", kind: .unsafe, detail: "an alias of data/tables/recipe.ndjson") { _ in
-            [("small/data/tables/Recipe.ndjson", .file, "")]
+        Attack(name: "duplicate", kind: .unsafe, detail: "a duplicate entry") { _ in [("small/data/tables/recipe/000001.ndjson", .file, "")] },
+        Attack(name: "case twin", kind: .unsafe, detail: "an alias of data/tables/recipe/000001.ndjson") { _ in
+            [("small/data/tables/Recipe/000001.ndjson", .file, "")]
         },
         Attack(name: "Unicode twin", kind: .unsafe, detail: "an alias of data/caf\u{E9}.txt") { _ in
             [("small/data/caf\u{E9}.txt", .file, ""), ("small/data/cafe\u{301}.txt", .file, "")]

@@ -31,6 +31,21 @@ enum BundleFixtures {
         return target
     }
 
+    /// A table's NDJSON: its parts (`data/tables/<table>/NNNNNN.ndjson`) joined in name order.
+    static func table(_ table: String, of entries: [(name: String, bytes: [UInt8])]) -> [UInt8] {
+        let folder = "/data/tables/\(table)/"
+        return entries.filter { entry in
+            guard let range = entry.name.range(of: folder) else { return false }
+            let part = entry.name[range.upperBound...]
+            return part.hasSuffix(".ndjson") && !part.contains("/")
+        }
+        .sorted { $0.name < $1.name }.flatMap(\.bytes)
+    }
+
+    static func table(_ name: String, of archive: String) throws -> [UInt8] {
+        table(name, of: try entries(of: archive))
+    }
+
     /// Every entry of an archive with its bytes, in archive order.
     static func entries(of archive: String) throws -> [(name: String, bytes: [UInt8])] {
         let reader = try ArchiveReader(path: archive)

@@ -78,17 +78,28 @@ import Testing
         }
     }
 
-    @Test func tagFilesComeFirstAndTablesAreNDJSONOfEveryRow() throws {
+    /// Format 2's order: the declaration, the payload (each table's parts, then the snapshot),
+    /// then what the payload decides, the view, and the tag manifest last.
+    @Test func theArchiveOrderAndTablesAsNDJSONOfEveryRow() throws {
         let store = try BundleFixtures.sampleStore(at: path("data.ferry"))
         let bundle = path("data.tar.zst")
         _ = try BundleExporter().export(store: store, to: bundle)
         let entries = try BundleFixtures.entries(of: bundle)
-        #expect(entries.prefix(5).map(\.name) == ["data/bagit.txt", "data/bag-info.txt", "data/bundle.json", "data/manifest-sha256.txt",
-                                                   "data/tagmanifest-sha256.txt"])
+        let names = entries.map(\.name)
+        #expect(names.prefix(2) == ["data/bagit.txt", "data/data/tables/attachment/000001.ndjson"])
+        let afterPayload = try #require(names.firstIndex { !$0.hasPrefix("data/data/") && $0 != "data/bagit.txt" })
+        #expect(names[afterPayload - 1] == "data/data/store.sqlite")
+        #expect(names[..<afterPayload].dropFirst().allSatisfy { $0.hasPrefix("data/data/") })
+        #expect(names[afterPayload...].prefix(4) == ["data/bag-info.txt", "data/bundle.json", "data/manifest-sha256.txt", "data/index.html"])
+        #expect(names[(afterPayload + 4)...].dropLast().allSatisfy { $0.hasPrefix("data/view/") })
+        #expect(names.last == "data/tagmanifest-sha256.txt")
         let files = Dictionary(entries.map { ($0.name, $0.bytes) }, uniquingKeysWith: { first, _ in first })
+        let bundleJSON = try JSONSerialization.jsonObject(with: Data(files["data/bundle.json"] ?? [])) as? [String: Any]
+        #expect(bundleJSON?["format"] as? String == "ferry.bundle/2")
         let queue = try DatabaseQueue(path: store)
         for table in CanonicalTables.all {
-            let lines = String(decoding: files["data/data/tables/\(table).ndjson"] ?? [], as: UTF8.self).split(separator: "\n")
+            #expect(files["data/data/tables/\(table)/000001.ndjson"] != nil, "every table has its first part: \(table)")
+            let lines = String(decoding: BundleFixtures.table(table, of: entries), as: UTF8.self).split(separator: "\n")
             let count = try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM \(table)") ?? -1 }
             #expect(lines.count == count, "\(table)")
             for line in lines {
@@ -97,7 +108,7 @@ import Testing
         }
         // A recipe's title as the store holds it, and attachment bytes under their own hash.
         let title = try queue.read { try String.fetchOne($0, sql: "SELECT title FROM recipe ORDER BY id LIMIT 1") }!
-        let recipes = String(decoding: files["data/data/tables/recipe.ndjson"]!, as: UTF8.self)
+        let recipes = String(decoding: BundleFixtures.table("recipe", of: entries), as: UTF8.self)
         #expect(recipes.contains("\"title\":\(String(decoding: try JSONSerialization.data(withJSONObject: title, options: .fragmentsAllowed), as: UTF8.self).replacingOccurrences(of: "\\/", with: "/"))"))
         let (sha, blob) = try queue.read { db in
             let row = try Row.fetchOne(db, sql: "SELECT sha256, data FROM attachment_content")!

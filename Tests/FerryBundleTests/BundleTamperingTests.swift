@@ -85,12 +85,12 @@ import Testing
         let changed = path("changed.tar")
         var tar = TarBuilder()
         for entry in try BundleFixtures.entries(of: bundle) {
-            tar.add(entry.name, entry.name.hasSuffix("recipe.ndjson") ? Array(String(decoding: entry.bytes, as: UTF8.self)
+            tar.add(entry.name, entry.name.hasSuffix("recipe/000001.ndjson") ? Array(String(decoding: entry.bytes, as: UTF8.self)
                 .replacingOccurrences(of: "V60", with: "V61").utf8) : entry.bytes)
         }
         try Data(tar.archive).write(to: URL(fileURLWithPath: changed))
         let problems = try BundleVerifier().verify(changed).problems
-        #expect(problems.contains { $0.kind == .corrupt && $0.path == "data/tables/recipe.ndjson" }, "\(problems)")
+        #expect(problems.contains { $0.kind == .corrupt && $0.path == "data/tables/recipe/000001.ndjson" }, "\(problems)")
         #expect(problems.contains { $0.kind == .corrupt && $0.path == nil })   // no seal on a re-packed archive
     }
 
@@ -98,13 +98,13 @@ import Testing
         let bundle = try smallBundle(.tarZstd)
         let repacked = path("repacked.tar")
         var tar = TarBuilder()
-        for entry in try BundleFixtures.entries(of: bundle) where !entry.name.hasSuffix("tables/tag.ndjson") {
+        for entry in try BundleFixtures.entries(of: bundle) where !entry.name.hasSuffix("tables/tag/000001.ndjson") {
             tar.add(entry.name, entry.bytes)
         }
         tar.add("small/data/notes.txt", Array("smuggled".utf8))
         try Data(tar.archive).write(to: URL(fileURLWithPath: repacked))
         let problems = try BundleVerifier().verify(repacked).problems
-        #expect(problems.contains(BundleProblem(.missing, "data/tables/tag.ndjson", "listed in manifest-sha256.txt")), "\(problems)")
+        #expect(problems.contains(BundleProblem(.missing, "data/tables/tag/000001.ndjson", "listed in manifest-sha256.txt")), "\(problems)")
         #expect(problems.contains(BundleProblem(.extra, "data/notes.txt", "in the archive but in no manifest")), "\(problems)")
     }
 }

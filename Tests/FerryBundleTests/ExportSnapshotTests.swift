@@ -45,7 +45,7 @@ import Testing
         #expect(header[18] == 1 && header[19] == 1, "the snapshot is in rollback-journal mode")
         let names = try DatabaseQueue(path: snapshot).read { try String.fetchAll($0, sql: "SELECT name FROM tag") }
         #expect(names.contains("only in the log"))
-        let tags = String(decoding: try entry("data/tables/tag.ndjson", of: bundle), as: UTF8.self)
+        let tags = String(decoding: try BundleFixtures.table("tag", of: bundle), as: UTF8.self)
         #expect(tags.contains(#""name":"only in the log""#))
     }
 
@@ -62,7 +62,7 @@ import Testing
         let bundle = path("rows.tar.zst")
         let summary = try BundleExporter().export(store: store, to: bundle)
         #expect(summary.createdAt == "2099-01-01T00:00:00Z")
-        let files = Dictionary(try BundleFixtures.entries(of: bundle).map { ($0.name, $0.bytes) }, uniquingKeysWith: { first, _ in first })
+        let entries = try BundleFixtures.entries(of: bundle)
         var checkedValues = 0
         try queue.read { db in
             for table in CanonicalTables.all where table != "attachment_content" {
@@ -71,7 +71,7 @@ import Testing
                 // Logs and snapshots are keyed by a UNIQUE index since schema version 2.
                 let key = primary.isEmpty ? ["log": ["id"], "log_snapshot": ["log_id"]][table] ?? [] : primary
                 let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY \(key.isEmpty ? "rowid" : key.joined(separator: ", "))")
-                let lines = (files["rows/data/tables/\(table).ndjson"] ?? []).split(separator: 0x0A)
+                let lines = BundleFixtures.table(table, of: entries).split(separator: 0x0A)
                 #expect(lines.count == rows.count, "\(table)")
                 for (row, line) in zip(rows, lines) {
                     guard case .object(let object) = try JSONReader().read(Array(line)) else { Issue.record("\(table): not an object"); continue }
@@ -118,7 +118,7 @@ import Testing
         let bundle = path("order.tar.zst")
         _ = try BundleExporter().export(store: store, to: bundle)
         func keys(_ table: String, _ columns: [String]) throws -> [[String]] {
-            try entry("data/tables/\(table).ndjson", of: bundle).split(separator: 0x0A).map { line in
+            try BundleFixtures.table(table, of: bundle).split(separator: 0x0A).map { line in
                 guard case .object(let object) = try JSONReader().read(Array(line)) else { return [] }
                 return columns.map { column in object[column].flatMap { if case .string(let text) = $0 { text } else { nil } } ?? "" }
             }
@@ -162,22 +162,30 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.hasPrefix(".") }.isEmpty)
     }
 
-    /// Progress counts every row of every table, then every payload byte into the archive.
-    @Test func progressCountsTheRowsThenThePayload() throws {
+    /// Progress counts every row of every table (its parts archived as they come), then the
+    /// bytes of the snapshot and the view's pages into the archive.
+    @Test func progressCountsTheRowsThenTheSnapshotAndTheView() throws {
         let store = try BundleFixtures.sampleStore(at: path("progress.ferry"))
         let updates = ProgressUpdates()
-        let summary = try BundleExporter(progress: { updates.add($0) }).export(store: store, to: path("progress.tar.zst"))
-        let tables = updates.all.filter { $0.stage == .tables }
-        let archive = updates.all.filter { $0.stage == .archive }
+        let bundle = path("progress.tar.zst")
+        let summary = try BundleExporter(progress: { updates.add($0) }).export(store: store, to: bundle)
+        let all = updates.all
+        let tables = all.filter { $0.stage == .tables }
         let rows = Int64(summary.counts.values.reduce(0, +))
         #expect(rows > 20)
         #expect(tables.first?.done == 0)
         #expect(tables.last?.done == rows)
         #expect(tables.allSatisfy { $0.done <= $0.total })
         #expect(zip(tables, tables.dropFirst()).allSatisfy { $0.done <= $1.done })
-        #expect(archive.first == BundleProgress(stage: .archive, done: 0, total: summary.payloadBytes))
-        #expect(archive.last == BundleProgress(stage: .archive, done: summary.payloadBytes, total: summary.payloadBytes))
-        #expect(updates.all.firstIndex { $0.stage == .archive }! > updates.all.lastIndex { $0.stage == .tables }!)
+
+        let entries = try BundleFixtures.entries(of: bundle)
+        let bytes = Int64(entries.filter { $0.name == "progress/data/store.sqlite" || $0.name.hasPrefix("progress/view/") }
+            .reduce(0) { $0 + $1.bytes.count })
+        let archive = all.filter { $0.stage == .archive }
+        #expect(archive.first == BundleProgress(stage: .archive, done: 0, total: bytes))
+        #expect(archive.last == BundleProgress(stage: .archive, done: bytes, total: bytes))
+        #expect(zip(archive, archive.dropFirst()).allSatisfy { $0.done <= $1.done })
+        #expect(all.firstIndex { $0.stage == .archive }! > all.lastIndex { $0.stage == .tables }!)
     }
 
     /// The first key not after the one before it in SQLite's BINARY order, column by column.

@@ -20,11 +20,22 @@ public struct SnapshotReader: Sendable {
         self.store = store
     }
 
-    /// What reading one table gave.
-    public struct TableRows: Sendable {
-        public var count = 0
-        /// The greatest `modified_at` of the table, when asked for.
-        public var newestModification: String?
+    /// The greatest text of `column` in any of `tables` that has it (SQLite compares TEXT as
+    /// bytes, as ISO 8601 times sort), or nil when none holds one.
+    public func newest(_ column: String, in tables: [String]) throws -> String? {
+        do {
+            return try open().read { db in
+                var newest: String?
+                for table in tables where try db.tableExists(table) && db.columns(in: table).contains(where: { $0.name == column }) {
+                    let sql = "SELECT max(\"\(column)\") FROM \(table) WHERE typeof(\"\(column)\") = 'text'"
+                    guard let value = try String.fetchOne(db, sql: sql) else { continue }
+                    if newest.map({ $0.utf8.lexicographicallyPrecedes(value.utf8) }) ?? true { newest = value }
+                }
+                return newest
+            }
+        } catch let error as DatabaseError {
+            throw StoreError(.database(error.message ?? "\(error.resultCode)"), path: store, activity: "reading \(column)")
+        }
     }
 
     /// The canonical tables present, largest first, and the schema version.
@@ -37,21 +48,20 @@ public struct SnapshotReader: Sendable {
     /// Writes `table`'s rows as NDJSON through `chunk`. An `attachment_content` row's bytes go
     /// to `attachment` (its `sha256` column's text and the bytes), which returns the path that
     /// stands in the row instead, beside `byte_count`.
-    /// - Parameters:
-    ///   - newestOf: the text column whose greatest value to return (`modified_at`), if any.
-    ///   - progress: told of rows read, every 4,096 and at the end.
-    public func ndjson(of table: String, newestOf: String? = nil, chunk: ([UInt8]) throws -> Void,
-                       attachment: (String, Data) throws -> String, progress: ((Int64) -> Void)? = nil) throws -> TableRows {
+    /// Chunks end at a row's end. Returns the number of rows.
+    /// - Parameter progress: told of rows read, every 4,096 and at the end.
+    public func ndjson(of table: String, chunk: ([UInt8]) throws -> Void,
+                       attachment: (String, Data) throws -> String, progress: ((Int64) -> Void)? = nil) throws -> Int {
         do {
             let queue = try open()
             do {
                 return try queue.read { db in
-                    try Self.writeRows(of: table, sortedBySQLite: true, newestOf: newestOf, db: db, chunk: chunk, attachment: attachment,
+                    try Self.writeRows(of: table, sortedBySQLite: true, db: db, chunk: chunk, attachment: attachment,
                                        progress: progress)
                 }
             } catch is NoRoomToSort {
                 return try queue.read { db in
-                    try Self.writeRows(of: table, sortedBySQLite: false, newestOf: newestOf, db: db, chunk: chunk, attachment: attachment,
+                    try Self.writeRows(of: table, sortedBySQLite: false, db: db, chunk: chunk, attachment: attachment,
                                        progress: progress)
                 }
             }
@@ -71,9 +81,9 @@ public struct SnapshotReader: Sendable {
     /// SQLite's temporary folder had no room to sort the table; nothing was handed over.
     private struct NoRoomToSort: Error {}
 
-    private static func writeRows(of table: String, sortedBySQLite: Bool, newestOf: String?, db: Database, chunk: ([UInt8]) throws -> Void,
-                                  attachment: (String, Data) throws -> String, progress: ((Int64) -> Void)?) throws -> TableRows {
-        var result = TableRows()
+    private static func writeRows(of table: String, sortedBySQLite: Bool, db: Database, chunk: ([UInt8]) throws -> Void,
+                                  attachment: (String, Data) throws -> String, progress: ((Int64) -> Void)?) throws -> Int {
+        var count = 0
         let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(\(table))")
         let names: [String] = columns.map { $0["name"] }
         let key = try CanonicalTables.key(of: table, db: db)
@@ -102,8 +112,6 @@ public struct SnapshotReader: Sendable {
         }
         let contentColumn = table == "attachment_content" ? names.firstIndex(of: "data") : nil
         let hashColumn = names.firstIndex(of: "sha256")
-        let modifiedColumn = newestOf.flatMap { names.firstIndex(of: $0) }.map { Int32($0) }
-        var newest: [UInt8] = []
         var writer = JSONWriter(sortedKeys: false)
         try keys.bytes.withUnsafeBufferPointer { keyBytes in
             while status != SQLITE_DONE {
@@ -130,29 +138,24 @@ public struct SnapshotReader: Sendable {
                     case SQLITE_TEXT:
                         let text = text(statement, index) ?? UnsafeBufferPointer(start: nil, count: 0)
                         writer.appendString(utf8: text)
-                        // TEXT compares as bytes in SQLite: the newest time is the greatest text.
-                        if index == modifiedColumn, newest.lexicographicallyPrecedes(text) {
-                            newest = Array(text)
-                        }
                     case SQLITE_BLOB: writer.write(.string(blob(statement, index).base64EncodedString()))
                     default: writer.appendRaw("null")
                     }
                 }
                 writer.appendByte(UInt8(ascii: "}"))
                 writer.appendNewline()
-                result.count += 1
+                count += 1
                 if writer.bytes.count >= chunkSize {
                     try chunk(writer.bytes)
                     writer.reset()
                 }
-                if result.count % 4096 == 0 { progress?(4096) }
+                if count % 4096 == 0 { progress?(4096) }
                 status = sqlite3_step(statement)
             }
         }
-        progress?(Int64(result.count % 4096))
+        progress?(Int64(count % 4096))
         try chunk(writer.bytes)
-        if !newest.isEmpty { result.newestModification = String(decoding: newest, as: UTF8.self) }
-        return result
+        return count
     }
 
     /// A text column's bytes, valid until the statement moves on.
