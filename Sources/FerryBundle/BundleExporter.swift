@@ -127,8 +127,8 @@ public struct BundleExporter: Sendable {
 
     /// Archive order: `bagit.txt`, each table's parts (and the attachments) as they are made,
     /// the snapshot, then what the payload decides: `bag-info.txt`, `bundle.json`, the payload
-    /// manifest, the view, and the tag manifest last. Progress: the rows, then the bytes of the
-    /// snapshot and the view's pages.
+    /// manifest, the view, and the tag manifest last. Progress: the rows, then the snapshot's
+    /// bytes (the view's pages, a tenth of that at most, follow without a count).
     private func archive(_ work: SnapshotWork, snapshot: SnapshotReader, schemaVersion: Int, output: String) throws -> BundleSummary {
         let root = Self.rootName(URL(fileURLWithPath: output).lastPathComponent)
         let temporary = FileSync.temporaryPath(beside: output)
@@ -147,13 +147,10 @@ public struct BundleExporter: Sendable {
                 payload[file.name] = file.digest
             }
             let counts = try work.tables.value()
-            let view = try work.view.value()
-            var status = stat()
-            let snapshotBytes = stat(snapshot.path, &status) == 0 ? Int64(status.st_size) : 0
-            let tally = progress.map { ProgressTally(.archive, total: snapshotBytes + (view?.1.bytes ?? 0), report: $0) }
-            payload[BundleLayout.storeSnapshot] = try archiveSnapshot(snapshot.path, as: "\(root)/\(BundleLayout.storeSnapshot)",
-                                                                      writer: writer, tally: tally)
+            // The view may still be writing its pages: the snapshot goes in meanwhile.
+            payload[BundleLayout.storeSnapshot] = try archiveSnapshot(snapshot.path, as: "\(root)/\(BundleLayout.storeSnapshot)", writer: writer)
             try work.check.value()
+            let view = try work.view.value()
 
             let manifest = Array(BagItFiles.manifest(payload).utf8)
             let bundleID = Self.uuid(from: manifest)
@@ -171,7 +168,6 @@ public struct BundleExporter: Sendable {
                 for page in pages.pages.sorted(by: { $0.name < $1.name }) {
                     try writer.addFile(named: "\(root)/\(page.name)", bytes: try pages.read(page))
                     tags.digests[page.name] = page.digest
-                    tally?.add(page.digest.size)
                 }
             }
             try writer.addFile(named: "\(root)/\(BundleLayout.tagManifestFile)", bytes: Array(BagItFiles.manifest(tags.digests).utf8))
@@ -195,7 +191,10 @@ public struct BundleExporter: Sendable {
     }
 
     /// The snapshot's bytes into the archive, hashed on the way.
-    private func archiveSnapshot(_ path: String, as name: String, writer: ArchiveWriter, tally: ProgressTally?) throws -> FileDigest {
+    private func archiveSnapshot(_ path: String, as name: String, writer: ArchiveWriter) throws -> FileDigest {
+        var status = stat()
+        let total = stat(path, &status) == 0 ? Int64(status.st_size) : 0
+        let tally = progress.map { ProgressTally(.archive, total: total, report: $0) }
         var hasher = SHA256()
         var size: Int64 = 0
         try writer.addFile(named: name, from: path) { chunk in

@@ -1,13 +1,13 @@
 import Foundation
 
 /// How far an export or an import has come, for a progress line: an export's rows written as
-/// NDJSON, then its bytes archived; an import's archive bytes unpacked, then the parts of the
+/// NDJSON (and archived as they come), then the store snapshot's bytes archived; an import's archive bytes unpacked, then the parts of the
 /// bundled store checked.
 public struct BundleProgress: Sendable, Equatable {
     public enum Stage: String, Sendable {
         /// Export: writing each table's rows; `total` is an estimate from each table's largest rowid.
         case tables
-        /// Export: compressing the payload into the archive; `total` is exact.
+        /// Export: compressing the store's snapshot into the archive; `total` is exact.
         case archive
         /// Import: reading the archive file (compressed bytes) and unpacking it into staging.
         case unpack

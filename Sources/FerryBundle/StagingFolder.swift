@@ -56,8 +56,6 @@ final class StagedPages: @unchecked Sendable {
     let path: String
     private let descriptor: Int32
     private(set) var pages: [Page] = []
-    /// The bytes of the pages kept (a page written again counts once).
-    var bytes: Int64 { pages.reduce(0) { $0 + $1.digest.size } }
     private var places: [String: Int] = [:]
     private var size: Int64 = 0
 
