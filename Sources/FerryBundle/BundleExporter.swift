@@ -71,57 +71,68 @@ public struct BundleExporter: Sendable {
         try source.close()
 
         let snapshot = SnapshotReader(path: snapshotPath, of: store)
-        let (sizes, schemaVersion) = try snapshot.tablesLargestFirst()
-        let work = SnapshotWork(snapshot: snapshot, staging: staging, tables: sizes.map(\.table).sorted(),
-                                rows: Int64(sizes.reduce(0) { $0 + $1.rows }), partBytes: partBytes, view: view, progress: progress)
-        return try archive(work, snapshot: snapshot, schemaVersion: schemaVersion, output: output)
+        let work = SnapshotWork(snapshot: snapshot, staging: staging, partBytes: partBytes, view: view, progress: progress)
+        return try archive(work, snapshot: snapshot, output: output)
     }
 
-    /// What runs beside the archiving, each on its own thread: the tables' parts (handed over
-    /// through a bounded queue), the structural check, and the view (its pages staged: they are
-    /// tag files, archived after the payload decides the bundle's id).
+    /// What runs beside the archiving, each on its own thread from the start: the tables' parts
+    /// (handed over through a queue of two parts), the structural check, and the view (its pages
+    /// staged: they are tag files, archived after the payload decides the bundle's id). A job
+    /// that fails cancels the queue, so that nothing more is made or archived.
     private struct SnapshotWork: Sendable {
         let queue: PayloadQueue
-        let tables: BackgroundJob<[String: Int]>
+        /// Rows per table, and the schema version.
+        let tables: BackgroundJob<([String: Int], Int)>
         let check: BackgroundJob<Void>
         let view: BackgroundJob<(ViewContents, StagedPages)?>
 
-        init(snapshot: SnapshotReader, staging: StagingFolder, tables names: [String], rows: Int64, partBytes: Int, view: BundleView?,
-             progress: (@Sendable (BundleProgress) -> Void)?) {
+        init(snapshot: SnapshotReader, staging: StagingFolder, partBytes: Int, view: BundleView?, progress: (@Sendable (BundleProgress) -> Void)?) {
             // Two parts may wait: one is made while one is archived and the next is ready.
             let queue = PayloadQueue(capacity: 2 * partBytes)
             self.queue = queue
-            let tally = progress.map { ProgressTally(.tables, total: rows, report: $0) }
-            tables = BackgroundJob { try TableExporter(snapshot: snapshot, queue: queue, progress: tally, partBytes: partBytes).export(names) }
             check = BackgroundJob {
                 // The structure only: CHECK constraints held when the rows were written (by
                 // convert or a checked import). Errors name the store given, not the snapshot.
-                let problems: [String]
                 do {
-                    problems = try CanonicalStore.structuralCheck(snapshot.path)
+                    let problems = try CanonicalStore.structuralCheck(snapshot.path)
+                    guard problems.isEmpty else { throw StoreError(.integrity(problems), path: snapshot.store) }
                 } catch var error as StoreError {
+                    queue.cancel()
                     error.path = snapshot.store
                     throw error
                 }
-                guard problems.isEmpty else { throw StoreError(.integrity(problems), path: snapshot.store) }
+            }
+            tables = BackgroundJob {
+                defer { queue.end() }
+                let (sizes, schemaVersion) = try snapshot.tablesLargestFirst()
+                let tally = progress.map { ProgressTally(.tables, total: Int64(sizes.reduce(0) { $0 + $1.rows }), report: $0) }
+                let exporter = TableExporter(snapshot: snapshot, queue: queue, progress: tally, partBytes: partBytes)
+                return (try exporter.export(sizes.map(\.table).sorted()), schemaVersion)
             }
             self.view = BackgroundJob {
                 guard let view else { return nil }
-                let pages = try StagedPages(in: staging)
-                let contents = try view.writePages(of: snapshot) { path, bytes in try pages.write(path, bytes) }
-                return (contents, pages)
+                do {
+                    let pages = try StagedPages(in: staging)
+                    let contents = try view.writePages(of: snapshot) { path, bytes in
+                        guard !queue.isCancelled else { throw PayloadQueue.Cancelled() }
+                        try pages.write(path, bytes)
+                    }
+                    return (contents, pages)
+                } catch {
+                    queue.cancel()
+                    throw error
+                }
             }
         }
 
-        /// Stops the tables and waits for every job. On a damaged snapshot the check's report is
-        /// the error to show, whichever job met the damage first.
+        /// Stops the jobs and waits for them to end. On a damaged snapshot the check's report is
+        /// the error to show, whichever job met the damage first; otherwise the first error that
+        /// is not a job stopping because another had failed.
         func abandon(_ error: any Error) -> any Error {
             queue.cancel()
-            let tablesFailure = tables.failure
-            let viewFailure = view.failure
+            let others = [tables.failure, view.failure]
             if let checkFailure = check.failure { return checkFailure }
-            if error is ArchiveError || error is BundleError { return error }
-            return tablesFailure.flatMap { $0 is PayloadQueue.Cancelled ? nil : $0 } ?? viewFailure ?? error
+            return ([error] + others.compactMap { $0 }).first { !($0 is PayloadQueue.Cancelled) } ?? error
         }
     }
 
@@ -129,7 +140,7 @@ public struct BundleExporter: Sendable {
     /// the snapshot, then what the payload decides: `bag-info.txt`, `bundle.json`, the payload
     /// manifest, the view, and the tag manifest last. Progress: the rows, then the snapshot's
     /// bytes (the view's pages, a tenth of that at most, follow without a count).
-    private func archive(_ work: SnapshotWork, snapshot: SnapshotReader, schemaVersion: Int, output: String) throws -> BundleSummary {
+    private func archive(_ work: SnapshotWork, snapshot: SnapshotReader, output: String) throws -> BundleSummary {
         let root = Self.rootName(URL(fileURLWithPath: output).lastPathComponent)
         let temporary = FileSync.temporaryPath(beside: output)
         var published = false
@@ -146,7 +157,7 @@ public struct BundleExporter: Sendable {
                 try writer.addFile(named: "\(root)/\(file.name)", bytes: file.bytes)
                 payload[file.name] = file.digest
             }
-            let counts = try work.tables.value()
+            let (counts, schemaVersion) = try work.tables.value()
             // The view may still be writing its pages: the snapshot goes in meanwhile.
             payload[BundleLayout.storeSnapshot] = try archiveSnapshot(snapshot.path, as: "\(root)/\(BundleLayout.storeSnapshot)", writer: writer)
             try work.check.value()

@@ -15,8 +15,8 @@ final class PayloadQueue: @unchecked Sendable {
     struct Cancelled: Error {}
 
     private let condition = NSCondition()
+    /// A few files at most: taking the first leaves nothing of it behind.
     private var files: [PayloadFile] = []
-    private var head = 0
     private var waitingBytes = 0
     private var ended = false
     private var cancelled = false
@@ -30,7 +30,7 @@ final class PayloadQueue: @unchecked Sendable {
     func put(_ file: PayloadFile) throws(Cancelled) {
         condition.lock()
         defer { condition.unlock() }
-        while !cancelled, head < files.count, waitingBytes + file.bytes.count > capacity { condition.wait() }
+        while !cancelled, !files.isEmpty, waitingBytes + file.bytes.count > capacity { condition.wait() }
         guard !cancelled else { throw Cancelled() }
         files.append(file)
         waitingBytes += file.bytes.count
@@ -45,62 +45,31 @@ final class PayloadQueue: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// The next file, or nil after the last.
+    /// The next file, or nil after the last (or once cancelled).
     func take() -> PayloadFile? {
         condition.lock()
         defer { condition.unlock() }
-        while head == files.count, !ended { condition.wait() }
-        guard head < files.count else { return nil }
-        let file = files[head]
-        head += 1
+        while files.isEmpty, !ended, !cancelled { condition.wait() }
+        guard !cancelled, !files.isEmpty else { return nil }
+        let file = files.removeFirst()
         waitingBytes -= file.bytes.count
-        if head == files.count {
-            files.removeAll(keepingCapacity: true)
-            head = 0
-        }
         condition.broadcast()
         return file
     }
 
+    /// Either side gave up: waiting files are dropped, and both sides stop waiting.
     func cancel() {
         condition.lock()
         cancelled = true
         files.removeAll()
-        head = 0
         waitingBytes = 0
         condition.broadcast()
         condition.unlock()
     }
-}
 
-/// Work started on its own thread at once; `value()` waits for its outcome.
-final class BackgroundJob<Value: Sendable>: @unchecked Sendable {
-    private let finished = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
-    private var outcome: Result<Value, any Error>?
-
-    init(_ work: @escaping @Sendable () throws -> Value) {
-        DispatchQueue.global(qos: .userInitiated).async { [self] in
-            let result = Result { try work() }
-            lock.withLock { outcome = result }
-            finished.signal()
-        }
-    }
-
-    func value() throws -> Value {
-        finished.wait()
-        finished.signal()
-        guard let outcome = lock.withLock({ outcome }) else { preconditionFailure("a finished job has an outcome") }
-        return try outcome.get()
-    }
-
-    /// Whether it failed, once it has finished (waits for it).
-    var failure: (any Error)? {
-        do {
-            _ = try value()
-            return nil
-        } catch {
-            return error
-        }
+    var isCancelled: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return cancelled
     }
 }

@@ -5,8 +5,8 @@ import Foundation
 
 /// Makes each canonical table of a store snapshot into NDJSON parts of the bag (rows read by
 /// FerryStore's ``SnapshotReader``), in memory, and hands them to the archive through a
-/// ``PayloadQueue``; attachment bytes go the same way, as content-addressed files, just before
-/// the part that names them. Nothing is written to disk.
+/// ``PayloadQueue``; attachment bytes go the same way, as content-addressed files, before the
+/// part that names them. No NDJSON is written to disk.
 struct TableExporter: Sendable {
     let snapshot: SnapshotReader
     let queue: PayloadQueue
@@ -30,7 +30,8 @@ struct TableExporter: Sendable {
         func handOver() throws {
             number += 1
             try queue.put(Self.file(BundleLayout.tablePart(table, number), part))
-            part.removeAll(keepingCapacity: true)
+            // The queue holds that buffer now: the next part gets its own.
+            part = []
         }
         // Chunks end at a line's end; a line's end is the only newline (JSON escapes the rest).
         func add(_ chunk: [UInt8]) throws {
@@ -52,7 +53,7 @@ struct TableExporter: Sendable {
         }
         let rows = try snapshot.ndjson(of: table,
                                        chunk: add,
-                                       attachment: { expected, data in try attachment(data, expected: expected) },
+                                       attachment: { expected, bytes in try attachment(Array(bytes), expected: expected) },
                                        progress: progress.map { tally in { tally.add($0) } })
         if !part.isEmpty || number == 0 { try handOver() }
         return rows
@@ -60,12 +61,12 @@ struct TableExporter: Sendable {
 
     /// The attachment's bytes under their own SHA-256; a store row whose key is not the hash
     /// of its bytes is a damaged store, not something to carry on.
-    private func attachment(_ data: Data, expected: String) throws -> String {
+    private func attachment(_ bytes: [UInt8], expected: String) throws -> String {
         guard expected.count == 64, expected.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
             throw BundleError(.unusableStore("attachment_content: \"\(expected)\" is not a lower-case hex SHA-256"), path: snapshot.store)
         }
         let name = BundleLayout.attachmentFile(expected)
-        let file = Self.file(name, [UInt8](data))
+        let file = Self.file(name, bytes)
         guard file.digest.sha256 == expected else {
             throw BundleError(.unusableStore("attachment_content \(expected): its bytes hash to \(file.digest.sha256)"), path: snapshot.store)
         }

@@ -107,7 +107,7 @@ struct LogPages {
         guard let seam else { return nil }
         let later = Self.inStorageOrder(where: "l.rowid >= \(seam)")
         let earlier = Self.inStorageOrder(where: "l.rowid < \(seam)")
-        let other = OtherThread { [self] in
+        let other = BackgroundJob { [self] in
             try snapshot.session("writing the bundle's view") { session in
                 try renderPart(later, firstPage: pageCount / 2 + 1, total: total, stopUnlessSorted: true, withParts: withParts, places: places,
                                perPage: perPage, session: session, write: write.write)
@@ -119,10 +119,10 @@ struct LogPages {
                                    perPage: perPage, session: session, write: write.write)
         } catch {
             // Waited for: no page is written once this has returned.
-            _ = try? other.result()
+            _ = try? other.value()
             throw error
         }
-        let second = try other.result()
+        let second = try other.value()
         guard let first, let second, second.firstStarted.map({ !$0.lexicographicallyPrecedes(first.lastStarted ?? []) }) ?? (first.lastStarted == nil) else {
             return nil
         }
@@ -335,26 +335,5 @@ final class SerializedWrites: @unchecked Sendable {
 
     func write(_ name: String, _ bytes: [UInt8]) throws {
         try lock.withLock { try sink(name, bytes) }
-    }
-}
-
-/// Work on a thread of its own, its result or error taken once it ends.
-final class OtherThread<Result>: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private var outcome: Swift.Result<Result, any Error>?
-
-    init(_ work: @escaping @Sendable () throws -> Result) {
-        let thread = Thread { [self] in
-            outcome = Swift.Result { try work() }
-            done.signal()
-        }
-        thread.stackSize = 8 << 20
-        thread.start()
-    }
-
-    func result() throws -> Result {
-        done.wait()
-        guard let outcome else { throw CancellationError() }
-        return try outcome.get()
     }
 }

@@ -40,18 +40,22 @@ public struct SnapshotReader: Sendable {
 
     /// The canonical tables present, largest first, and the schema version.
     public func tablesLargestFirst() throws -> (tables: [(table: String, rows: Int)], schemaVersion: Int) {
-        try open().read { db in
-            (try CanonicalTables.largestFirst(db), try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0)
+        do {
+            return try open().read { db in
+                (try CanonicalTables.largestFirst(db), try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0)
+            }
+        } catch let error as DatabaseError {
+            throw StoreError(.database(error.message ?? "\(error.resultCode)"), path: store, activity: "reading the tables")
         }
     }
 
     /// Writes `table`'s rows as NDJSON through `chunk`. An `attachment_content` row's bytes go
-    /// to `attachment` (its `sha256` column's text and the bytes), which returns the path that
-    /// stands in the row instead, beside `byte_count`.
+    /// to `attachment` (its `sha256` column's text and SQLite's bytes, valid during the call),
+    /// which returns the path that stands in the row instead, beside `byte_count`.
     /// Chunks end at a row's end. Returns the number of rows.
     /// - Parameter progress: told of rows read, every 4,096 and at the end.
     public func ndjson(of table: String, chunk: ([UInt8]) throws -> Void,
-                       attachment: (String, Data) throws -> String, progress: ((Int64) -> Void)? = nil) throws -> Int {
+                       attachment: (String, UnsafeBufferPointer<UInt8>) throws -> String, progress: ((Int64) -> Void)? = nil) throws -> Int {
         do {
             let queue = try open()
             do {
@@ -82,7 +86,7 @@ public struct SnapshotReader: Sendable {
     private struct NoRoomToSort: Error {}
 
     private static func writeRows(of table: String, sortedBySQLite: Bool, db: Database, chunk: ([UInt8]) throws -> Void,
-                                  attachment: (String, Data) throws -> String, progress: ((Int64) -> Void)?) throws -> Int {
+                                  attachment: (String, UnsafeBufferPointer<UInt8>) throws -> String, progress: ((Int64) -> Void)?) throws -> Int {
         var count = 0
         let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(\(table))")
         let names: [String] = columns.map { $0["name"] }
@@ -123,10 +127,11 @@ public struct SnapshotReader: Sendable {
                     let index = Int32(column)
                     if column == contentColumn, sqlite3_column_type(statement, index) == SQLITE_BLOB, let hashColumn {
                         let expected = text(statement, Int32(hashColumn)).map { String(decoding: $0, as: UTF8.self) } ?? ""
-                        let data = blob(statement, index)
-                        let path = try attachment(expected, data)
+                        let bytes = UnsafeBufferPointer(start: sqlite3_column_blob(statement, index)?.assumingMemoryBound(to: UInt8.self),
+                                                        count: Int(sqlite3_column_bytes(statement, index)))
+                        let path = try attachment(expected, bytes)
                         writer.appendRaw(column > 0 ? ",\"byte_count\":" : "\"byte_count\":")
-                        writer.appendInteger(Int64(data.count))
+                        writer.appendInteger(Int64(bytes.count))
                         writer.appendRaw(",\"path\":")
                         writer.write(.string(path))
                         continue

@@ -12,8 +12,9 @@ extension Ferry {
             discussion: """
                 The bundle is a BagIt 1.0 bag in one archive: a consistent snapshot of the store (copied under SQLite's \
                 read lock, or with its backup API in WAL mode, so a store another process is writing still exports a \
-                consistent state), one NDJSON file per \
-                table, attachments named by their SHA-256, bundle.json, and SHA-256 manifests; the archive is sealed with \
+                consistent state), each table as NDJSON \
+                in parts of at most 16 MiB (made in memory and archived as they come: no table is staged on disk), \
+                attachments named by their SHA-256, bundle.json, and SHA-256 manifests; the archive is sealed with \
                 its own SHA-256. The same store gives a byte-identical bundle. An existing FILE is never overwritten. \
                 Format: Formats/bundle.md.
 
