@@ -271,7 +271,7 @@ def main():
               "ratios": ratios}
     write_json(args.json, report)
     print(f"\n{n} brew logs, {megabytes:.0f} MB of JSON; bundle {bundle_mb:.1f} MB ({payload_mb:.0f} MB unpacked), "
-          f"{bare_bundle_mb:.1f} MB without its view; median of {args.runs}")
+          f"{bare_bundle_mb:.1f} MB without its view; median of {args.runs} (export and its reference: of {max(args.runs, 5)})")
     print("; ".join(f"{name} {text}" for name, text in versions.items() if text))
     print(f"{'case':34} {'seconds':>8} {'records/s':>11} {'MB/s':>8} {'peak RSS MB':>12}")
     for row in rows:

@@ -30,8 +30,10 @@ struct TableExporter: Sendable {
         func handOver() throws {
             number += 1
             try queue.put(Self.file(BundleLayout.tablePart(table, number), part))
-            // The queue holds that buffer now: the next part gets its own.
+            // The queue holds that buffer now: the next part gets its own, allocated once (grown
+            // by doubling, a million logs' export without the view took 7.8 s instead of 6.7 s).
             part = []
+            part.reserveCapacity(partBytes)
         }
         // Chunks end at a line's end; a line's end is the only newline (JSON escapes the rest).
         func add(_ chunk: [UInt8]) throws {

@@ -46,6 +46,17 @@ enum BundleFixtures {
         table(name, of: try entries(of: archive))
     }
 
+    /// `bundle`'s entries re-packed as a plain tar at `path`, "V60" made "V61" in the entry whose
+    /// name ends with `suffix`: a well-formed archive whose manifest is not met (and no seal).
+    static func repacked(_ bundle: String, to path: String, changing suffix: String) throws {
+        var tar = TarBuilder()
+        for entry in try entries(of: bundle) {
+            tar.add(entry.name, entry.name.hasSuffix(suffix) ? Array(String(decoding: entry.bytes, as: UTF8.self)
+                .replacingOccurrences(of: "V60", with: "V61").utf8) : entry.bytes)
+        }
+        try Data(tar.archive).write(to: URL(fileURLWithPath: path))
+    }
+
     /// Every entry of an archive with its bytes, in archive order.
     static func entries(of archive: String) throws -> [(name: String, bytes: [UInt8])] {
         let reader = try ArchiveReader(path: archive)

@@ -75,12 +75,7 @@ import Testing
         }
 
         let changed = path("changed.tar")
-        var tar = TarBuilder()
-        for entry in try BundleFixtures.entries(of: bundle) {
-            tar.add(entry.name, entry.name.hasSuffix("/recipe.ndjson") ? Array(String(decoding: entry.bytes, as: UTF8.self)
-                .replacingOccurrences(of: "V60", with: "V61").utf8) : entry.bytes)
-        }
-        try Data(tar.archive).write(to: URL(fileURLWithPath: changed))
+        try BundleFixtures.repacked(bundle, to: changed, changing: "/recipe.ndjson")
         let problems = try BundleVerifier().verify(changed).problems
         #expect(problems.contains { $0.kind == .corrupt && $0.path == "data/tables/recipe.ndjson" }, "\(problems)")
     }

@@ -83,12 +83,7 @@ import Testing
         // Re-pack a bundle with one table's bytes changed: the archive is well formed, the manifest is not met.
         let bundle = try smallBundle(.tarZstd)
         let changed = path("changed.tar")
-        var tar = TarBuilder()
-        for entry in try BundleFixtures.entries(of: bundle) {
-            tar.add(entry.name, entry.name.hasSuffix("recipe/000001.ndjson") ? Array(String(decoding: entry.bytes, as: UTF8.self)
-                .replacingOccurrences(of: "V60", with: "V61").utf8) : entry.bytes)
-        }
-        try Data(tar.archive).write(to: URL(fileURLWithPath: changed))
+        try BundleFixtures.repacked(bundle, to: changed, changing: "recipe/000001.ndjson")
         let problems = try BundleVerifier().verify(changed).problems
         #expect(problems.contains { $0.kind == .corrupt && $0.path == "data/tables/recipe/000001.ndjson" }, "\(problems)")
         #expect(problems.contains { $0.kind == .corrupt && $0.path == nil })   // no seal on a re-packed archive
