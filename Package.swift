@@ -141,7 +141,8 @@ let package = Package(
         ),
         .testTarget(
             name: "FerryCLITests",
-            dependencies: ["ferry", "FerryModel", "FerryTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["ferry", "FerryModel", "FerryTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "Crypto", package: "swift-crypto")]
         ),
     ]
 )
