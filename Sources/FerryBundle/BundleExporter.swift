@@ -71,7 +71,7 @@ public struct BundleExporter: Sendable {
         try source.close()
 
         let snapshot = SnapshotReader(path: snapshotPath, of: store)
-        let work = SnapshotWork(snapshot: snapshot, staging: staging, partBytes: partBytes, view: view, progress: progress)
+        let work = SnapshotWork(snapshot: snapshot, staging: staging, output: output, partBytes: partBytes, view: view, progress: progress)
         return try archive(work, snapshot: snapshot, output: output)
     }
 
@@ -86,7 +86,8 @@ public struct BundleExporter: Sendable {
         let check: BackgroundJob<Void>
         let view: BackgroundJob<(ViewContents, StagedPages)?>
 
-        init(snapshot: SnapshotReader, staging: StagingFolder, partBytes: Int, view: BundleView?, progress: (@Sendable (BundleProgress) -> Void)?) {
+        init(snapshot: SnapshotReader, staging: StagingFolder, output: String, partBytes: Int, view: BundleView?,
+             progress: (@Sendable (BundleProgress) -> Void)?) {
             // Two parts may wait: one is made while one is archived and the next is ready.
             let queue = PayloadQueue(capacity: 2 * partBytes)
             self.queue = queue
@@ -118,6 +119,11 @@ public struct BundleExporter: Sendable {
                         try pages.write(path, bytes)
                     }
                     return (contents, pages)
+                } catch let error as BundleError {
+                    queue.cancel()
+                    // The staging folder is gone by the time this is read: name the bundle.
+                    guard case .cannotWrite(let reason) = error.kind else { throw error }
+                    throw BundleError(.cannotWrite("cannot stage the view's pages: \(reason)"), path: output)
                 } catch {
                     queue.cancel()
                     throw error
