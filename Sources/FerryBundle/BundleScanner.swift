@@ -111,16 +111,19 @@ struct BundleScanner {
                     }
                     tagBytes.append(contentsOf: buffer[0..<count])
                 }
-                buffer.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-                if let file { try buffer.withUnsafeBytes { try file.write(UnsafeRawBufferPointer(rebasing: $0[0..<count])) } }
+                // A staged file is hashed by its writer: once is enough.
+                if let file {
+                    try buffer.withUnsafeBytes { try file.write(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+                } else {
+                    buffer.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+                }
                 report?()
             }
             if let stop {
                 scan.problems.append(stop)
                 break
             }
-            if let file { _ = try file.finish() }
-            scan.files[inner] = FileDigest(sha256: Hex.lowercase(hasher.finalize()), size: size)
+            scan.files[inner] = try file?.finish() ?? FileDigest(sha256: Hex.lowercase(hasher.finalize()), size: size)
             if isTag { scan.tagFiles[inner] = tagBytes }
         }
         scan.root = policy.root

@@ -23,30 +23,14 @@ final class HashingFileWriter {
         close(descriptor)
     }
 
-    func write<Bytes: Sequence>(_ bytes: Bytes) throws(BundleError) where Bytes.Element == UInt8 {
-        buffer.append(contentsOf: bytes)
-        if buffer.count >= Self.bufferSize { try flush() }
-    }
-
-    /// A chunk as large as the buffer goes to the file without being copied into it.
-    func write(_ bytes: [UInt8]) throws(BundleError) {
-        guard buffer.isEmpty, bytes.count >= Self.bufferSize else {
-            buffer.append(contentsOf: bytes)
-            if buffer.count >= Self.bufferSize { try flush() }
-            return
-        }
-        if let failure = bytes.withUnsafeBytes({ writeOut($0) }) { throw failure }
-    }
-
     func write(_ bytes: UnsafeRawBufferPointer) throws(BundleError) {
         buffer.append(contentsOf: bytes)
         if buffer.count >= Self.bufferSize { try flush() }
     }
 
-    /// Writes what is buffered and returns the file's digest; `sync` flushes it to disk too.
-    func finish(sync: Bool = false) throws(BundleError) -> FileDigest {
+    /// Writes what is buffered and returns the file's digest.
+    func finish() throws(BundleError) -> FileDigest {
         try flush()
-        if sync, fsync(descriptor) != 0 { throw BundleError(.cannotWrite("cannot flush the file: \(Self.lastError())"), path: path) }
         return FileDigest(sha256: Hex.lowercase(hasher.finalize()), size: size)
     }
 
@@ -83,23 +67,4 @@ func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
         offset += written
     }
     return true
-}
-
-/// SHA-256 of an existing file, streamed.
-func digestOfFile(_ path: String) throws(BundleError) -> FileDigest {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { throw BundleError(.cannotWrite("cannot read: \(HashingFileWriter.lastError())"), path: path) }
-    defer { close(descriptor) }
-    var hasher = SHA256()
-    var buffer = [UInt8](repeating: 0, count: 1 << 20)
-    var size: Int64 = 0
-    while true {
-        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        if count < 0, errno == EINTR { continue }
-        guard count >= 0 else { throw BundleError(.cannotWrite("cannot read: \(HashingFileWriter.lastError())"), path: path) }
-        if count == 0 { break }
-        buffer.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-        size += Int64(count)
-    }
-    return FileDigest(sha256: Hex.lowercase(hasher.finalize()), size: size)
 }

@@ -118,11 +118,7 @@ struct RecordWalker {
         }
         let rows = try Row.fetchCursor(db, sql: plan.select + " WHERE t.Z_ENT = ? ORDER BY t.Z_PK", arguments: [number])
         while let row = try rows.next() {
-            guard let primaryKey = StoreValue.integer(row[0]) else {
-                throw CoreDataReadError(.corruptStore("table \(table), a row of entity \(entity.entity.name): Z_PK \(row[0] as DatabaseValue) is not an integer"),
-                                        file: reader.path)
-            }
-            let id = identifiers.identifier(of: primaryKey, entityNumber: number, fallback: entity.entity.name, uuid: plan.ownUUID.map { row[$0] }, table: table)
+            let (primaryKey, id) = try identity(of: row, entity: entity.entity.name, plan: plan)
             if let (rows, cells, targets) = typed {
                 var targetIDs: [String?] = []
                 for position in targets {
@@ -181,15 +177,21 @@ struct RecordWalker {
         let rows = try Row.fetchAll(db.cachedStatement(sql: plan.select + " WHERE t.\(SQLName.quoted(column)) = ? AND t.Z_ENT = ? ORDER BY \(ordering)"),
                                     arguments: [owner, plan.number])
         return try rows.map { row in
-            guard let primaryKey = StoreValue.integer(row[0]) else {
-                throw CoreDataReadError(.corruptStore("table \(plan.table), a row of entity \(destination): Z_PK \(row[0] as DatabaseValue) is not an integer"),
-                                        file: reader.path)
-            }
-            let id = identifiers.identifier(of: primaryKey, entityNumber: plan.number, fallback: destination, uuid: plan.ownUUID.map { row[$0] }, table: plan.table)
+            let (primaryKey, id) = try identity(of: row, entity: destination, plan: plan)
             var record = try record(row, of: destination, plan: plan, primaryKey: primaryKey, id: id, depth: depth, db: db)
             record.values = JSONObject(record.values.members.filter { !$0.value.isNull })
             return record
         }
+    }
+
+    /// A row's `Z_PK` and the id its record goes by.
+    private mutating func identity(of row: Row, entity: String, plan: Plan) throws -> (primaryKey: Int64, id: String) {
+        guard let primaryKey = StoreValue.integer(row[0]) else {
+            throw CoreDataReadError(.corruptStore("table \(plan.table), a row of entity \(entity): Z_PK \(row[0] as DatabaseValue) is not an integer"),
+                                    file: reader.path)
+        }
+        return (primaryKey, identifiers.identifier(of: primaryKey, entityNumber: plan.number, fallback: entity, uuid: plan.ownUUID.map { row[$0] },
+                                                   table: plan.table))
     }
 
     /// Where a member of a record's values comes from.
