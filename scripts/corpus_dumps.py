@@ -67,6 +67,11 @@ def main():
     parser.add_argument("--json")
     parser.add_argument("--label", help="what to record as the reader (default: the binary's path)")
     args = parser.parse_args()
+    for binary in filter(None, [args.ferry, args.compare]):
+        if not os.access(binary, os.X_OK):
+            sys.exit(f"corpus_dumps: {binary}: no ferry binary there (swift build -c release --product ferry)")
+    if not os.path.isdir(STORES):
+        sys.exit(f"corpus_dumps: {STORES}: no corpus stores (set FERRY_SHARED to the shared folder)")
     first = [dump(args.ferry, case) for case in cases()]
     if args.compare:
         differ = 0
