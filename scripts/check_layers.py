@@ -10,7 +10,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 READERS = ["FerryModel", "FerryCoreData", "FerryCanonical", "FerryConvert"]
 # Products of other packages and the system modules, by the name a source imports.
 EXTERNAL = {"GRDB": "GRDB", "GRDBSQLite": "GRDBSQLite", "Crypto": "Crypto", "ArgumentParser": "ArgumentParser"}
-SYSTEM = {"Foundation", "FoundationXML", "Glibc", "Testing", "XCTest", "Dispatch", "Darwin"}
+SYSTEM = {"Foundation", "FoundationXML", "Glibc", "Musl", "Testing", "XCTest", "Dispatch", "Darwin"}
 
 
 def balanced(text, start, open_char, close_char):

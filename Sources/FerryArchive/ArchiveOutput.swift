@@ -1,5 +1,6 @@
 import CLibArchive
 import Crypto
+import FerrySystem
 import Foundation
 
 /// Where an archive's bytes go: its file, and a SHA-256 of every byte on the way, so sealing
@@ -30,15 +31,9 @@ final class ArchiveOutput {
     }
 
     private func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let count = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else {
-                failure = count < 0 ? String(cString: strerror(errno)) : "the file system accepted no bytes"
-                return false
-            }
-            offset += count
+        guard SystemCall.writeAll(descriptor, bytes) else {
+            failure = SystemCall.errorText()
+            return false
         }
         hasher.update(bufferPointer: bytes)
         return true

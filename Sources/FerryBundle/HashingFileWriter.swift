@@ -1,5 +1,6 @@
 import Crypto
 import FerryJSON
+import FerrySystem
 import Foundation
 
 /// Writes a new file through a buffer, hashing its bytes as they go. Refuses to follow or
@@ -59,12 +60,5 @@ final class HashingFileWriter {
 
 /// Writes every byte, through short writes and interruptions; false on an error (in errno).
 func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
-    var offset = 0
-    while offset < bytes.count {
-        let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-        if written < 0, errno == EINTR { continue }
-        guard written > 0 else { return false }
-        offset += written
-    }
-    return true
+    SystemCall.writeAll(descriptor, bytes)
 }

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import FerrySystem
 
 /// Reads JSON member by member straight from its bytes, making nothing, for a caller that
 /// knows the shape of a record and takes its fields as they come: no ``JSONValue`` tree, no

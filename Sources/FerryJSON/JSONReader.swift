@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import FerrySystem
 
 /// A strict JSON parser for untrusted input (RFC 8259): UTF-8 only, no trailing commas or
 /// comments, duplicate keys refused, nesting bounded, numbers kept as written.

@@ -1,3 +1,4 @@
+import FerrySystem
 import Foundation
 
 /// Reads a large JSON file record by record in bounded memory: the elements of a top-level
@@ -56,7 +57,7 @@ public final class JSONRecordStream {
         guard descriptor >= 0 else { throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: path]) }
         try fill()
         if buffer.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
-        skipWhitespace()
+        try skipWhitespace()
         if try peek() == UInt8(ascii: "[") {
             isArray = true
             position += 1
@@ -95,12 +96,12 @@ public final class JSONRecordStream {
     private func advance(inPlace: Bool, _ read: (UnsafeBufferPointer<UInt8>) -> Int?) throws(Failure) -> InPlace? {
         guard !finished else { return nil }
         do {
-            skipWhitespace()
+            try skipWhitespace()
             if isArray {
                 if count > 0 {
                     // Between elements: a comma, or the closing bracket.
                     switch try peek() {
-                    case UInt8(ascii: ","): position += 1; skipWhitespace()
+                    case UInt8(ascii: ","): position += 1; try skipWhitespace()
                     case UInt8(ascii: "]"): position += 1; return try end()
                     case nil: throw failure(.unexpectedEnd)
                     case let byte?: throw failure(.unexpectedCharacter(Self.describe(byte)))
@@ -155,7 +156,7 @@ public final class JSONRecordStream {
     /// After the closing bracket only whitespace may follow.
     private func end() throws -> InPlace? {
         finished = true
-        skipWhitespace()
+        try skipWhitespace()
         if let byte = try peek() { throw failure(.unexpectedCharacter(Self.describe(byte)), kind: .trailingContent, byte: byte) }
         return nil
     }
@@ -269,7 +270,7 @@ public final class JSONRecordStream {
         }
     }
 
-    private func skipWhitespace() {
+    private func skipWhitespace() throws {
         while true {
             while position < buffer.count {
                 switch buffer[position] {
@@ -278,7 +279,8 @@ public final class JSONRecordStream {
                 default: return
                 }
             }
-            guard (try? fill()) != nil, position < buffer.count else { return }
+            try fill()
+            guard position < buffer.count else { return }
         }
     }
 
@@ -298,8 +300,7 @@ public final class JSONRecordStream {
         buffer.append(contentsOf: repeatElement(0, count: chunkSize))
         var got = 0
         while got < chunkSize {
-            let result = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + start + got, chunkSize - got) }
-            if result < 0 && errno == EINTR { continue }
+            let result = buffer.withUnsafeMutableBytes { SystemCall.read(descriptor, into: $0.baseAddress! + start + got, count: chunkSize - got) }
             guard result >= 0 else {
                 buffer.removeSubrange((start + got)...)
                 throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: path])

@@ -1,5 +1,6 @@
 import FerryCanonical
 import FerryJSON
+import FerrySystem
 import Foundation
 import GRDB
 
@@ -60,8 +61,8 @@ public final class CanonicalStore: @unchecked Sendable {
     }
 
     /// Whether the schema exists (a store opened read-only may be an empty file).
-    public var hasSchema: Bool {
-        (try? queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") ?? 0 }) ?? 0 > 0
+    public func hasSchema() throws -> Bool {
+        try read { try Int.fetchOne($0, sql: "PRAGMA user_version") ?? 0 } > 0
     }
 
     /// A consistent copy into a new file. A store with a rollback journal (Ferry's own) is
@@ -101,19 +102,13 @@ public final class CanonicalStore: @unchecked Sendable {
         let failure: String? = try queue.read { db in
             // The first read takes the shared lock (rolling back a journal a crashed writer left).
             _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master")
-            var copied = 0
-            while true {
-                let count = sendfile(target, source, nil, 1 << 30)
-                if count < 0, errno == EINTR { continue }
-                if count < 0 {
-                    let reason = String(cString: strerror(errno))
-                    return errno == ENOSPC || errno == EFBIG ? "cannot write: the disk is full or the file is larger than allowed (\(reason))" : reason
-                }
-                if count == 0 { break }
-                copied += count
+            let copied = SystemCall.copyContents(from: source, to: target)
+            if copied < 0 {
+                let reason = SystemCall.errorText()
+                return errno == ENOSPC || errno == EFBIG ? "cannot write: the disk is full or the file is larger than allowed (\(reason))" : reason
             }
             var status = stat()
-            guard fstat(source, &status) == 0, Int(status.st_size) == copied else { return "the store changed size while being copied" }
+            guard fstat(source, &status) == 0, Int64(status.st_size) == copied else { return "the store changed size while being copied" }
             return nil
         }
         if let failure { throw StoreError(.cannotCreate("copying \(path): \(failure)"), path: destination) }

@@ -1,3 +1,4 @@
+import FerrySystem
 import Foundation
 import GRDB
 
@@ -82,13 +83,7 @@ final class ParkedLinkFile {
     }
 
     private func writeBuffer() throws {
-        var written = 0
-        while written < buffer.count {
-            let count = buffer.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { throw Self.failure("cannot write", folder: folder) }
-            written += count
-        }
+        guard buffer.withUnsafeBytes({ SystemCall.writeAll(descriptor, $0) }) else { throw Self.failure("cannot write", folder: folder) }
         buffer.removeAll(keepingCapacity: true)
     }
 
@@ -140,11 +135,7 @@ final class ParkedLinkFile {
                 position = 0
                 let start = data.count
                 data += repeatElement(0, count: max(chunk, count))
-                let read = data.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + start, $0.count - start, offset) }
-                if read < 0, errno == EINTR {
-                    data.removeSubrange(start...)
-                    continue
-                }
+                let read = data.withUnsafeMutableBytes { SystemCall.read(descriptor, into: $0.baseAddress! + start, count: $0.count - start, at: Int64(offset)) }
                 guard read >= 0 else { throw ParkedLinkFile.failure("cannot read", folder: folder) }
                 data.removeSubrange((start + read)...)
                 offset += off_t(read)

@@ -1,8 +1,6 @@
 import FerryCanonical
 import FerryJSON
-#if canImport(Glibc)
-import Glibc
-#endif
+import FerrySystem
 
 /// A brew log detail DTO read where it lies in a stream's buffer (``JSONInPlaceReader``), in
 /// the shapes BrewGuide's encoder writes: `{summary: {id, timestamp, method, recipeNameAtBrew,

@@ -1,0 +1,43 @@
+extension SystemCall {
+    /// Copies every byte from `source` (read from its current offset) to `target`, in the
+    /// kernel where the platform can: `sendfile` on Linux (to a file since 2.6.33), `fcopyfile`
+    /// on Apple's systems, a read/write loop elsewhere. Returns the bytes copied, or -1 with errno set.
+    public static func copyContents(from source: Int32, to target: Int32) -> Int64 {
+        #if os(Linux)
+        var copied: Int64 = 0
+        while true {
+            let count = sendfile(target, source, nil, 1 << 30)
+            if count < 0, errno == EINTR { continue }
+            if count < 0 {
+                // A file system without in-kernel copying: fall back to plain reads and writes.
+                if errno == EINVAL || errno == ENOSYS, copied == 0 { return copyByLoop(from: source, to: target) }
+                return -1
+            }
+            if count == 0 { return copied }
+            copied += Int64(count)
+        }
+        #elseif canImport(Darwin)
+        let start = lseek(target, 0, SEEK_CUR)
+        guard fcopyfile(source, target, nil, copyfile_flags_t(COPYFILE_DATA)) == 0 else { return -1 }
+        var status = stat()
+        guard fstat(target, &status) == 0 else { return -1 }
+        return Int64(status.st_size) - Int64(max(start, 0))
+        #else
+        return copyByLoop(from: source, to: target)
+        #endif
+    }
+
+    static func copyByLoop(from source: Int32, to target: Int32) -> Int64 {
+        let size = 1 << 20
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+        defer { buffer.deallocate() }
+        var copied: Int64 = 0
+        while true {
+            let count = read(source, into: buffer.baseAddress!, count: size)
+            if count < 0 { return -1 }
+            if count == 0 { return copied }
+            guard writeAll(target, UnsafeRawBufferPointer(rebasing: buffer[0..<count])) else { return -1 }
+            copied += Int64(count)
+        }
+    }
+}
