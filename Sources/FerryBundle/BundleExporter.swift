@@ -61,7 +61,7 @@ public struct BundleExporter: Sendable {
         // A transaction a killed writer left unfinished is rolled back first, as any SQLite writer would.
         try StoreFiles.settle(store)
         let source = try CanonicalStore(path: store, readOnly: true)
-        guard source.hasSchema else { throw StoreError(.notACanonicalStore("it has no Ferry schema"), path: store) }
+        guard try source.hasSchema() else { throw StoreError(.notACanonicalStore("it has no Ferry schema"), path: store) }
         do {
             // The jobs below open the snapshot side by side, and it goes into the bundle: one file.
             try source.copy(to: snapshotPath, standingAlone: true)
@@ -150,7 +150,7 @@ public struct BundleExporter: Sendable {
         let root = Self.rootName(URL(fileURLWithPath: output).lastPathComponent)
         let temporary = FileSync.temporaryPath(beside: output)
         var published = false
-        defer { if !published { unlink(temporary) } }
+        defer { if !published { ScratchFiles.remove(temporary) } }
         let summary: BundleSummary
         do {
             // Every entry's time is the data's: known before the first entry is written.

@@ -35,6 +35,8 @@ public struct BundleImporter: Sendable {
     }
 
     public func importBundle(_ bundle: String, into store: String) throws -> Result {
+        // A link's file is replaced, not the link; staging beside it, on its file system.
+        let store = StoreFiles.resolved(store)
         let staging = try StagingFolder(beside: store, purpose: "import")
         let scan = try BundleScanner(limits: limits, progress: progress).scan(bundle, into: staging)
         let validation = BagValidator().validate(scan)
@@ -58,30 +60,39 @@ public struct BundleImporter: Sendable {
 
         let exists = FileManager.default.fileExists(atPath: store)
         var backupPath: String?
-        if exists {
-            try StoreFiles.settle(store)
-            backupPath = try backup.backUp(store)
-        }
         if merge && exists {
-            let target = try CanonicalStore(path: store)
-            defer { try? target.close() }
-            let merged = try target.merge(from: snapshot)
-            let problems = try target.check()
-            guard problems.isEmpty else { throw StoreError(.integrity(problems), path: store) }
+            let merged = try mergeIntoCopy(of: store, from: snapshot, staging: staging) { backupPath = $0 }
             return Result(bundleID: verification.bundleID, counts: merged, backup: backupPath, merged: true)
         }
-        let mode = Self.mode(of: exists ? store : nil)
-        chmod(snapshot, mode)
-        try StoreFiles.publish(snapshot, as: store)
+        if exists {
+            try StoreFiles.replace(store, with: snapshot, backup: backup) { backupPath = $0 }
+        } else {
+            chmod(snapshot, StoreFiles.permissions(of: nil))
+            try StoreFiles.publish(snapshot, as: store)
+        }
         return Result(bundleID: verification.bundleID, counts: counts, backup: backupPath, merged: false)
     }
 
-    /// A replaced store keeps its permissions; a new one gets 0644 less the umask.
-    private static func mode(of existing: String?) -> mode_t {
-        var status = stat()
-        if let existing, stat(existing, &status) == 0 { return status.st_mode & 0o7777 }
-        let mask = umask(0)
-        umask(mask)
-        return 0o644 & ~mask
+    /// Upserts the snapshot's rows into a copy of the store (in staging), checks it, then
+    /// replaces the store with it: an interrupted merge leaves the store as it was.
+    private func mergeIntoCopy(of store: String, from snapshot: String, staging: StagingFolder,
+                               backedUp: (String) -> Void) throws -> [String: Int] {
+        try StoreFiles.settle(store)
+        let before = try StoreState(of: store)
+        let working = staging.file("merged.ferry")
+        try StoreCopy.copy(store, to: working)
+        let merged: [String: Int]
+        do {
+            let target = try CanonicalStore(path: working)
+            merged = try target.merge(from: snapshot)
+            let problems = try target.check()
+            try target.close()
+            guard problems.isEmpty else { throw StoreError(.integrity(problems), path: store) }
+        } catch var error as StoreError where error.path == working {
+            error.path = store
+            throw error
+        }
+        try StoreFiles.replace(store, with: working, backup: backup, unchangedSince: before, backedUp: backedUp)
+        return merged
     }
 }

@@ -1,5 +1,7 @@
 import Crypto
+import FerryFiles
 import FerryJSON
+import FerrySystem
 import Foundation
 
 /// A private (0700) hidden folder beside a target path, on the same file system so its files
@@ -8,10 +10,10 @@ final class StagingFolder: Sendable {
     let path: String
 
     init(beside target: String, purpose: String) throws(BundleError) {
-        let url = URL(fileURLWithPath: target)
-        let folder = url.deletingLastPathComponent().path
-        path = (folder as NSString).appendingPathComponent(".\(url.lastPathComponent).\(purpose)-\(UUID().uuidString.prefix(8))")
+        let folder = URL(fileURLWithPath: target).deletingLastPathComponent().path
+        path = ScratchFiles.path(beside: target, purpose: purpose)
         guard mkdir(path, 0o700) == 0 else {
+            ScratchFiles.forget(path)
             throw BundleError(.cannotWrite("cannot create a staging folder in \(folder): \(HashingFileWriter.lastError())"), path: target)
         }
     }
@@ -22,7 +24,7 @@ final class StagingFolder: Sendable {
 
     /// Removes the folder now: a job that held it may release it later, on its own thread.
     func remove() {
-        try? FileManager.default.removeItem(atPath: path)
+        ScratchFiles.remove(path)
     }
 
     /// The absolute path of a relative one inside the folder.
@@ -89,8 +91,9 @@ final class StagedPages: @unchecked Sendable {
         var bytes = [UInt8](repeating: 0, count: Int(page.digest.size))
         var done = 0
         while done < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, $0.count - done, off_t(page.offset) + off_t(done)) }
-            if count < 0, errno == EINTR { continue }
+            let count = bytes.withUnsafeMutableBytes {
+                SystemCall.read(descriptor, into: $0.baseAddress! + done, count: $0.count - done, at: page.offset + Int64(done))
+            }
             guard count > 0 else { throw BundleError(.cannotWrite("cannot read back the view's pages: \(HashingFileWriter.lastError())"), path: path) }
             done += count
         }

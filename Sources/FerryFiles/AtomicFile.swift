@@ -1,3 +1,4 @@
+import FerrySystem
 import Foundation
 
 /// A file that appears whole or not at all: written to a temporary name in the same folder,
@@ -20,11 +21,14 @@ public struct AtomicFile {
         self.path = path
         let url = URL(fileURLWithPath: path)
         temporaryPath = FileSync.temporaryPath(beside: path)
-        guard FileManager.default.createFile(atPath: temporaryPath, contents: nil, attributes: [.posixPermissions: 0o644]),
-              let handle = FileHandle(forWritingAtPath: temporaryPath) else {
-            throw OutputError(path: path, reason: "cannot create a file in \(url.deletingLastPathComponent().path) (\(FileSync.lastError()))")
+        // Made here, under its scratch name (Foundation's createFile goes through a temporary name of its own).
+        let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            let reason = FileSync.lastError()
+            ScratchFiles.forget(temporaryPath)
+            throw OutputError(path: path, reason: "cannot create a file in \(url.deletingLastPathComponent().path) (\(reason))")
         }
-        self.handle = handle
+        handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     }
 
     public func write(_ bytes: [UInt8]) throws {
@@ -56,7 +60,7 @@ public struct AtomicFile {
     /// Removes the temporary file; the final name is untouched.
     public func discard() {
         try? handle.close()
-        unlink(temporaryPath)
+        ScratchFiles.remove(temporaryPath)
     }
 }
 

@@ -13,6 +13,8 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         case backup(String)
         case cannotCreate(String)
         case locked
+        /// Another process changed the store while Ferry wrote a copy of it to put in its place.
+        case changedMeanwhile
     }
 
     public var kind: Kind
@@ -51,6 +53,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         case .backup(let reason): return "backup failed: \(reason)"
         case .cannotCreate(let reason): return "cannot create the store: \(reason)"
         case .locked: return "the store is locked by another process; try again when it is done"
+        case .changedMeanwhile: return "another process changed the store while Ferry worked on a copy of it; nothing was written, run again"
         }
     }
 

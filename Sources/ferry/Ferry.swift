@@ -1,4 +1,6 @@
 import ArgumentParser
+import FerryFiles
+import FerrySystem
 import Foundation
 
 /// `ferry`: moves Core Data / SwiftData app data between model files, legacy stores,
@@ -25,14 +27,18 @@ struct Ferry: ParsableCommand {
               ferry verify data.tar.zst
               ferry import data.tar.zst --to other.ferry
               ferry backup data.ferry; ferry backups data.ferry; ferry restore data.ferry
+              ferry clean . --dry-run
 
             `ferry --version` prints Ferry's version.
             """,
         subcommands: [Inspect.self, Lint.self, Diff.self, Decompile.self, Dump.self, Load.self, Convert.self, Export.self, Verify.self, Import.self,
-                      Backup.self, Backups.self, Restore.self]
+                      Backup.self, Backups.self, Restore.self, Clean.self]
     )
 
     static func main() {
+        // Ctrl-C, kill and a closed terminal remove what this run made and leave every target as it
+        // was. First of all: the signals are blocked in every thread started after this.
+        Interruption.install(prefix: "ferry: ")
         // `ferry --version` is answered here rather than by a root flag or `CommandConfiguration.version`:
         // ArgumentParser would match either after a subcommand too, where `--version NAME` picks a model version.
         if CommandLine.arguments.dropFirst().elementsEqual(["--version"]) {
@@ -42,14 +48,7 @@ struct Ferry: ParsableCommand {
         // Past a file-size limit, writes fail with EFBIG and are reported, instead of a signal killing Ferry
         // with a partial file behind.
         signal(SIGXFSZ, SIG_IGN)
-        // Fixed glibc thresholds keep a conversion's peak steady and its page faults few
-        // (Formats/performance.md). `mallopt` is looked up: Swift's Glibc module leaves out
-        // malloc.h; -3 is M_MMAP_THRESHOLD, -1 M_TRIM_THRESHOLD.
-        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") {
-            let mallopt = unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32) -> Int32).self)
-            _ = mallopt(-3, 1 << 20)
-            _ = mallopt(-1, 64 << 20)
-        }
+        SystemCall.tuneAllocator()
         if let status = runCommand() { Foundation.exit(status) }
     }
 

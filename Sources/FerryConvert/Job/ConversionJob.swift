@@ -8,9 +8,11 @@ import Foundation
 /// write the batch into the canonical store in one transaction.
 ///
 /// A new store is built under a temporary name beside the target, checked, flushed and renamed
-/// into place, so that it appears whole or not at all. An existing store is first backed up
-/// (``StoreBackup``), then written in place in one transaction. A dry run writes into a
-/// throw-away copy, so that it reports the same counts and finds the same problems.
+/// into place, so that it appears whole or not at all. An existing store is copied beside
+/// itself, the copy written in one transaction and checked; only then is the store backed up
+/// (``StoreBackup``) and the copy renamed over it: an interrupted or failed run leaves the store
+/// byte for byte as it was, and no backup. A dry run writes into a throw-away copy, so that it
+/// reports the same counts and finds the same problems.
 ///
 /// For example:
 /// ```swift
@@ -45,7 +47,7 @@ public struct ConversionJob {
         let run = (version: ferryVersion, inputs: JSONValue.array(inputs.map { .string($0) }))
 
         if dryRun {
-            let scratch = NSTemporaryDirectory() + "ferry-dry-run-\(UUID().uuidString).ferry"
+            let scratch = ScratchFiles.temporaryPath(purpose: "dry-run")
             defer { FileSync.removeDatabase(scratch) }
             if exists { try StoreCopy.copy(store, to: scratch) }
             let target = try CanonicalStore(path: scratch, bulk: true)
@@ -56,12 +58,7 @@ public struct ConversionJob {
             // Ferry store before backing it up or writing to it.
             try StoreFiles.settle(store)
             try CanonicalStore(path: store, readOnly: true).close()
-            report.backup(try backup.backUp(store))
-            let target = try CanonicalStore(path: store)
-            report.counts(try convert(scanned, into: target, report: report, run: run))
-            let problems = try target.check(thorough: false)
-            try target.close()
-            guard problems.isEmpty else { throw StoreError(.integrity(problems), path: store) }
+            try rewrite(scanned, report: report, run: run)
         } else {
             try writeNew(scanned, report: report, run: run)
         }
@@ -114,6 +111,29 @@ public struct ConversionJob {
             if case .duplicateID = error.kind { return error }
         } catch {}
         return nil
+    }
+
+    /// Converts into a copy of the existing store, checks it, backs the store up and renames the
+    /// copy over it.
+    private func rewrite(_ scanned: [ScannedInput], report: ReportBuilder, run: (version: String, inputs: JSONValue)) throws {
+        let path = StoreFiles.resolved(store)
+        let before = try StoreState(of: path)
+        let working = FileSync.temporaryPath(beside: path, purpose: "convert")
+        var published = false
+        defer { if !published { FileSync.removeDatabase(working) } }
+        try StoreCopy.copy(path, to: working)
+        let target = try CanonicalStore(path: working)
+        do {
+            report.counts(try convert(scanned, into: target, report: report, run: run))
+            let problems = try target.check(thorough: false)
+            try target.close()
+            guard problems.isEmpty else { throw StoreError(.integrity(problems), path: store) }
+        } catch var error as StoreError where error.path == working {
+            error.path = store
+            throw error
+        }
+        try StoreFiles.replace(path, with: working, backup: backup, unchangedSince: before) { report.backup($0) }
+        published = true
     }
 
     /// Builds a new store under a temporary name in the target's folder, then renames it into place.

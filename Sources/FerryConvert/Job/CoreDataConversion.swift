@@ -51,17 +51,25 @@ public struct CoreDataConversion {
         let exists = FileManager.default.fileExists(atPath: target)
         let output = job.dryRun ? FileSync.temporaryPath(beside: target, purpose: "dry-run") : target
         defer { if job.dryRun { FileSync.removeDatabase(output) } }
-        if exists && !job.dryRun { report.backup = try job.backup.backUp(target) }
-        let replacing = report.backup != nil
-        if let mapping, let appModel {
-            let written = try mapping.write(canonicalStore: canonical, model: appModel.model, modelPath: appModel.path,
-                                            to: output, replacing: replacing, keepGoing: job.options.keepGoing)
-            report.coreData = written.output
-            for rejection in written.rejected { report.reject(file: rejection.file, key: rejection.key, message: rejection.message) }
-        } else {
-            let objects = try CanonicalCoreDataWriter(canonicalStore: canonical).write(to: output, replacing: replacing)
-            report.coreData = CoreDataOutput(model: "Ferry.xcdatamodeld", objects: objects)
+        // The backup is kept only once the new store is in place; a failure removes it again.
+        let taken = exists && !job.dryRun ? try job.backup.take(target) : nil
+        do {
+            let replacing = taken != nil
+            if let mapping, let appModel {
+                let written = try mapping.write(canonicalStore: canonical, model: appModel.model, modelPath: appModel.path,
+                                                to: output, replacing: replacing, keepGoing: job.options.keepGoing)
+                report.coreData = written.output
+                for rejection in written.rejected { report.reject(file: rejection.file, key: rejection.key, message: rejection.message) }
+            } else {
+                let objects = try CanonicalCoreDataWriter(canonicalStore: canonical).write(to: output, replacing: replacing)
+                report.coreData = CoreDataOutput(model: "Ferry.xcdatamodeld", objects: objects)
+            }
+        } catch {
+            taken?.discard()
+            throw error
         }
+        taken?.keep()
+        report.backup = taken?.path
         return report
     }
 }

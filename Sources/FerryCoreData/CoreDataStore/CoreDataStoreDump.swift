@@ -42,15 +42,31 @@ public struct CoreDataStoreDump {
         return (counts, warnings)
     }
 
-    /// Writes `<Entity>.ndjson` (or `.json`) per entity into `directory`, creating it if needed;
-    /// entities without rows get an empty file. Nothing appears until every file is complete.
+    /// Writes `<Entity>.ndjson` (or `.json`) per entity into `directory`; entities without rows
+    /// get an empty file. The files are made in a folder beside it, which then takes its place
+    /// whole: a new folder, an empty one, or an earlier dump (which goes, so that no stranger's
+    /// entity stays beside the new ones). A folder holding anything else is refused.
     @discardableResult
     public func write(_ reader: CoreDataStoreReader, toDirectory directory: String) throws -> (counts: [String: Int], warnings: [String: Int]) {
+        let replacing = try DumpFolder.check(directory)
+        let staging = FileSync.temporaryPath(beside: directory, purpose: "dump")
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let parent = (directory as NSString).deletingLastPathComponent
+            if !parent.isEmpty { try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true) }
+            // Private while it fills: it holds the store's records.
+            try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         } catch {
+            ScratchFiles.remove(staging)
             throw OutputError(path: directory, reason: "cannot create the folder: \((error as NSError).localizedDescription)")
         }
+        defer { ScratchFiles.remove(staging) }
+        let result = try write(reader, into: staging, reportingAs: directory)
+        try DumpFolder.publish(staging, as: directory, replacing: replacing)
+        return result
+    }
+
+    private func write(_ reader: CoreDataStoreReader, into directory: String, reportingAs target: String) throws
+        -> (counts: [String: Int], warnings: [String: Int]) {
         var files: [String: AtomicFile] = [:]
         var counts: [String: Int] = [:]
         var allWarnings: [String: Int] = [:]
@@ -59,7 +75,7 @@ public struct CoreDataStoreDump {
                 guard mapping.number != nil else { continue }
                 let name = mapping.entity.name
                 guard "\(Self.safeFileName(name)).\(format.rawValue)" != Self.storeFileName else {
-                    throw OutputError(path: directory, reason: "an entity named \(name) would take the name of \(Self.storeFileName)")
+                    throw OutputError(path: target, reason: "an entity named \(name) would take the name of \(Self.storeFileName)")
                 }
                 let file = try AtomicFile(path: URL(fileURLWithPath: directory).appendingPathComponent("\(Self.safeFileName(name)).\(format.rawValue)").path)
                 files[name] = file

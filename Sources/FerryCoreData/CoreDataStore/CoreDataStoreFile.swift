@@ -1,3 +1,4 @@
+import FerryFiles
 import Foundation
 import GRDB
 
@@ -43,11 +44,14 @@ public final class CoreDataStoreFile: @unchecked Sendable {
         let hasWAL = Self.size(of: wal) > 0
         let hasJournal = Self.size(of: journal) > 0
         readsWriteAheadLog = hasWAL
+        var madeDirectory: URL?
         do {
             if hasWAL || hasJournal || !Self.supportsURIFilenames {
-                let directory = files.temporaryDirectory.appendingPathComponent("ferry-store-\(UUID().uuidString)")
-                try files.createDirectory(at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+                // Named for this run, so that an interruption removes it and a later run can tell it is dead.
+                let directory = URL(fileURLWithPath: ScratchFiles.temporaryPath(purpose: "store"))
                 copyDirectory = directory
+                madeDirectory = directory
+                try files.createDirectory(at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
                 let copy = directory.appendingPathComponent("store.sqlite").path
                 try files.copyItem(atPath: path, toPath: copy)
                 if hasWAL { try files.copyItem(atPath: wal, toPath: copy + "-wal") }
@@ -72,16 +76,19 @@ public final class CoreDataStoreFile: @unchecked Sendable {
                 throw CoreDataReadError(.corruptStore(lines.prefix(3).joined(separator: "; ")), file: path)
             }
         } catch let error as DatabaseError {
+            if let madeDirectory { ScratchFiles.remove(madeDirectory.path) }
             throw CoreDataReadError(Self.kind(of: error), file: path)
         } catch let error as CoreDataReadError {
+            if let madeDirectory { ScratchFiles.remove(madeDirectory.path) }
             throw error
         } catch {
+            if let madeDirectory { ScratchFiles.remove(madeDirectory.path) }
             throw CoreDataReadError(.unreadable(error.localizedDescription), file: path)
         }
     }
 
     deinit {
-        if let copyDirectory { try? FileManager.default.removeItem(at: copyDirectory) }
+        if let copyDirectory { ScratchFiles.remove(copyDirectory.path) }
     }
 
     /// Runs `body` on a read-only connection; SQLite errors become ``CoreDataReadError``, other

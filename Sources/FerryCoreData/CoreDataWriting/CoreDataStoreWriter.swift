@@ -272,15 +272,13 @@ public final class CoreDataStoreWriter {
             try queue.close()
             try FileSync.flush(temporaryPath)
             if replacing {
-                // The replaced store's journal files would be read as the new one's.
-                for suffix in ["-wal", "-shm", "-journal"] { unlink(path + suffix) }
-                try FileSync.publish(temporaryPath, as: path, flushing: false)
+                // The replaced store's journal files would be read as the new one's: removed in the renaming step.
+                try FileSync.publish(temporaryPath, as: path, flushing: false, clearing: ["-wal", "-shm", "-journal"].map { path + $0 })
             } else {
                 // A hard link, not a rename: it fails rather than replace a file made at the path since.
-                guard hardLink(temporaryPath, path) == 0 else {
+                guard FileSync.publishNew(temporaryPath, as: path) == 0 else {
                     throw CoreDataWriteError(kind: errno == EEXIST ? .exists : .cannotWrite(FileSync.lastError()), file: path)
                 }
-                unlink(temporaryPath)
             }
             FileSync.flushFolder((path as NSString).deletingLastPathComponent)
             finished = true
@@ -302,11 +300,6 @@ public final class CoreDataStoreWriter {
             throw CoreDataWriteError(kind: .refused(error.message ?? "\(error)", record: location), file: path)
         }
     }
-}
-
-/// `link(2)`, out of reach of the writer's own `link`.
-private func hardLink(_ existing: String, _ new: String) -> Int32 {
-    link(existing, new)
 }
 
 /// Writing a Core Data store failed; names the store, the record where there is one, and why.

@@ -69,7 +69,7 @@ public struct ModelXMLWriter: Sendable {
             }
             try FileSync.publish(staging, as: path)
         } catch {
-            try? FileManager.default.removeItem(atPath: staging)
+            ScratchFiles.remove(staging)
             let reason = (error as? FileError)?.reason ?? (error as NSError).localizedDescription
             throw OutputError(path: path, reason: "cannot be written: \(reason)")
         }

@@ -19,20 +19,50 @@ public struct StoreBackup: Sendable {
         storePath + ".backups"
     }
 
-    /// Copies the store and returns the backup's path.
+    /// Copies the store, keeps the copy and rotates the older ones out: `ferry backup`.
     /// - Throws: ``StoreError`` `.backup` naming what failed; the store is untouched either way.
     @discardableResult
     public func backUp(_ storePath: String, now: Date = Date()) throws -> String {
+        let taken = try take(storePath, now: now)
+        taken.keep()
+        return taken.path
+    }
+
+    /// Copies the store for a write that is about to replace it. The copy stays this run's
+    /// until ``TakenBackup/keep()`` (after the write succeeded; only then are old backups rotated
+    /// out): a failed or interrupted run removes it again, and the folder if it made it.
+    /// - Throws: ``StoreError`` `.backup` naming what failed; nothing is left behind.
+    public func take(_ storePath: String, now: Date = Date()) throws -> TakenBackup {
         let folder = Self.folder(for: storePath)
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            throw StoreError(.backup("cannot create \(folder): \((error as NSError).localizedDescription)"), path: storePath)
+        // Registered before it exists, so that no interruption falls between the two.
+        ScratchFiles.register(folder, ifEmpty: true)
+        let madeFolder = mkdir(folder, 0o755) == 0
+        guard madeFolder || errno == EEXIST else {
+            let reason = FileSync.lastError()
+            ScratchFiles.forget(folder)
+            throw StoreError(.backup("cannot create \(folder): \(reason)"), path: storePath)
         }
+        if !madeFolder { ScratchFiles.forget(folder) }
+        do {
+            let final = try copy(storePath, into: folder, now: now)
+            // Once the store is replaced, the backup is what remains of it: no interruption may remove it then.
+            ScratchFiles.keep([final] + (madeFolder ? [folder] : []), whenPublishing: storePath)
+            return TakenBackup(path: final, store: storePath, madeFolder: madeFolder ? folder : nil, keepCount: keep)
+        } catch {
+            if madeFolder {
+                ScratchFiles.forget(folder)
+                rmdir(folder)
+            }
+            throw error
+        }
+    }
+
+    private func copy(_ storePath: String, into folder: String, now: Date) throws -> String {
         try StoreFiles.settle(storePath)
         let final = uniqueName(in: folder, store: storePath, now: now)
-        let temporary = (folder as NSString).appendingPathComponent(".\((final as NSString).lastPathComponent).partial")
-        FileSync.removeDatabase(temporary)
+        let temporary = FileSync.temporaryPath(beside: final)
+        // This run's until the write it stands for is done: registered before it has its name.
+        ScratchFiles.register(final)
         do {
             let copy = try Self.checkedCopy(storePath, to: temporary)
             guard copy.problems.isEmpty else { throw StoreError(.backup("the copy fails its integrity check: \(copy.problems.prefix(2).joined(separator: "; "))"), path: storePath) }
@@ -40,15 +70,17 @@ public struct StoreBackup: Sendable {
             try StoreSync.publish(temporary, as: final, reportingAs: storePath) { .backup("cannot name the copy \(final): \($0)") }
         } catch let error as StoreError {
             FileSync.removeDatabase(temporary)
+            ScratchFiles.forget(final)
             throw error
         } catch let error as DatabaseError {
             FileSync.removeDatabase(temporary)
+            ScratchFiles.forget(final)
             throw StoreError(.backup(StoreError.writeFailure(error)), path: storePath)
         } catch {
             FileSync.removeDatabase(temporary)
+            ScratchFiles.forget(final)
             throw StoreError(.backup("\(error)"), path: storePath)
         }
-        rotate(folder, store: storePath)
         return final
     }
 
@@ -61,9 +93,12 @@ public struct StoreBackup: Sendable {
             .map { (folder as NSString).appendingPathComponent($0) }
     }
 
-    private func rotate(_ folder: String, store: String) {
-        let all = Self.backups(of: store)
-        for old in all.dropLast(keep) { unlink(old) }
+    /// Removes the oldest backups beyond `keep`; returns what it removed.
+    @discardableResult
+    static func rotate(store: String, keep: Int) -> [String] {
+        let old = Array(Self.backups(of: store).dropLast(keep))
+        for path in old { unlink(path) }
+        return old
     }
 
     /// `<stem>-<UTC time to the millisecond>[-n].<extension>`: names sort in time order.
@@ -114,6 +149,33 @@ public struct StoreBackup: Sendable {
                 counts[table] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \"\(table.replacingOccurrences(of: "\"", with: "\"\""))\"") ?? 0
             }
             return counts
+        }
+    }
+}
+
+/// A backup taken for a write that has not happened yet (``StoreBackup/take(_:now:)``).
+public struct TakenBackup: Sendable {
+    public let path: String
+    let store: String
+    /// The backups folder, when this run made it.
+    let madeFolder: String?
+    let keepCount: Int
+
+    /// The write succeeded: the backup is kept, and the oldest beyond the limit are removed.
+    /// - Returns: the backups removed by rotation.
+    @discardableResult
+    public func keep() -> [String] {
+        ScratchFiles.forget(path)
+        if let madeFolder { ScratchFiles.forget(madeFolder) }
+        return StoreBackup.rotate(store: store, keep: keepCount)
+    }
+
+    /// The write failed: the backup goes, and the folder if this run made it (and it is empty).
+    public func discard() {
+        ScratchFiles.remove(path)
+        if let madeFolder {
+            ScratchFiles.forget(madeFolder)
+            rmdir(madeFolder)
         }
     }
 }

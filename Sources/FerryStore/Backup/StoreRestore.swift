@@ -1,4 +1,5 @@
 import FerryFiles
+import FerrySystem
 import Foundation
 import GRDB
 
@@ -33,18 +34,27 @@ public struct StoreRestore: Sendable {
         let counts = try StoreFiles.verifiedCopy(source, to: temporary, reportingAs: store)
 
         var previous: String?
+        var taken: TakenBackup?
         if FileManager.default.fileExists(atPath: store) {
             try StoreFiles.settle(store)
             do {
-                previous = try backup.backUp(store)
+                taken = try backup.take(store)
+                previous = taken?.path
             } catch let error as StoreError {
                 // A damaged store is exactly what one restores over: keep its bytes, as they are.
                 guard case .backup = error.kind else { throw error }
                 previous = try StoreFiles.rawCopy(store)
             }
         }
-        try StoreFiles.publish(temporary, as: store)
+        do {
+            try StoreFiles.publish(temporary, as: store)
+        } catch {
+            taken?.discard()
+            throw error
+        }
         published = true
+        // Rotation after the restore: the backup restored from may be the oldest kept.
+        taken?.keep()
         return Result(restoredFrom: source, previousStore: previous, counts: counts)
     }
 }
@@ -86,8 +96,8 @@ public enum StoreFiles {
         let destination = (folder as NSString).appendingPathComponent("damaged-\((store as NSString).lastPathComponent)-\(stamp)")
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            let temporary = destination + ".partial"
-            unlink(temporary)
+            let temporary = FileSync.temporaryPath(beside: destination)
+            defer { FileSync.removeDatabase(temporary) }
             try FileManager.default.copyItem(atPath: store, toPath: temporary)
             try StoreSync.publish(temporary, as: destination, reportingAs: store) { _ in .backup("cannot name \(destination)") }
         } catch let error as StoreError {
@@ -100,6 +110,55 @@ public enum StoreFiles {
 
     /// Renames a flushed file onto the store and flushes the folder.
     public static func publish(_ temporary: String, as store: String) throws {
-        try StoreSync.publish(temporary, as: store, reportingAs: store) { .cannotCreate("cannot move the new store into place: \($0)") }
+        // A journal beside the name would be read as the new file's.
+        try StoreSync.publish(temporary, as: store, clearing: ["-wal", "-shm", "-journal"].map { store + $0 }, reportingAs: store) { .cannotCreate("cannot move the new store into place: \($0)") }
+    }
+
+    /// Replaces an existing store with a whole, checked file beside it: the file gets the store's
+    /// permissions (and owner, where allowed) and is flushed; the store is backed up
+    /// (``StoreBackup/take(_:now:)``) and the file renamed over it, its journal files removed in
+    /// the same step. The backup is kept, and older ones rotated out, only once the rename has
+    /// succeeded.
+    /// - Parameters:
+    ///   - unchangedSince: the store as it was when the file was copied from it: a store that
+    ///     another process changed since is not replaced (``StoreError/Kind/changedMeanwhile``).
+    ///   - backedUp: told the backup's path once it is kept.
+    public static func replace(_ store: String, with replacement: String, backup: StoreBackup, unchangedSince: StoreState? = nil,
+                               backedUp: (String) -> Void = { _ in }) throws {
+        var status = stat()
+        if stat(store, &status) == 0 {
+            chmod(replacement, status.st_mode & 0o7777)
+            // Best effort: only root may give a file away; the group may be one of the user's.
+            _ = chown(replacement, status.st_uid, status.st_gid)
+        }
+        try StoreSync.flush(replacement)
+        let taken = try backup.take(store)
+        do {
+            try settle(store)
+            if let unchangedSince, try StoreState(of: store) != unchangedSince {
+                throw StoreError(.changedMeanwhile, path: store)
+            }
+            try publish(replacement, as: store)
+        } catch {
+            taken.discard()
+            throw error
+        }
+        taken.keep()
+        backedUp(taken.path)
+    }
+
+    /// The path a store's writes go to: a symbolic link is followed, so that the file it names is
+    /// replaced rather than the link.
+    public static func resolved(_ store: String) -> String {
+        var status = stat()
+        guard lstat(store, &status) == 0, (status.st_mode & S_IFMT) == S_IFLNK else { return store }
+        return URL(fileURLWithPath: store).resolvingSymlinksInPath().path
+    }
+
+    /// A replaced store's permissions; for a new one, 0644 less the umask.
+    public static func permissions(of existing: String?) -> mode_t {
+        var status = stat()
+        if let existing, stat(existing, &status) == 0 { return status.st_mode & 0o7777 }
+        return 0o644 & ~SystemCall.fileCreationMask
     }
 }

@@ -27,6 +27,7 @@ extension Ferry {
 
         func run() throws {
             guard FileManager.default.fileExists(atPath: store) else { throw StoreError(.backup("no such store"), path: store) }
+            LeftoverNotice.sweep(beside: store)
             let path = try StoreBackup(keep: keep).backUp(store)
             Console.output(path + "\n")
         }
@@ -82,6 +83,7 @@ extension Ferry {
         @OptionGroup var backups: BackupOptions
 
         func run() throws {
+            LeftoverNotice.sweep(beside: store)
             let result = try StoreRestore(backup: backups.backup).restore(store, from: from)
             let rows = CanonicalTables.countsLine(result.counts)
             Console.error("ferry: restored \(store) from \(result.restoredFrom)\n  \(rows)"

@@ -76,6 +76,7 @@ extension Ferry {
         }
 
         func run() throws {
+            if !dryRun { LeftoverNotice.sweep(beside: store) }
             let result = try ProgressLine.around { line in
                 let coreData = `as` == .coreData
                 var options = ConversionOptions(from: from.app, model: coreData ? inputModel : model, keepGoing: keepGoing, epoch: epoch.epoch)

@@ -28,6 +28,7 @@ extension Ferry {
         }
 
         func run() throws {
+            LeftoverNotice.sweep(beside: output)
             let bundle = try ModelBundle.opening(model)
             let versions = try bundle.versions.map { (name: $0.name, model: try bundle.load($0)) }
             try ModelXMLWriter().writeBundle(versions, current: bundle.currentVersion.name, to: output)

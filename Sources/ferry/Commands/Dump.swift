@@ -53,6 +53,7 @@ extension Ferry {
         }
 
         func run() throws {
+            if let output { LeftoverNotice.sweep(beside: output) }
             let reader = try CoreDataStoreReader(path: store, model: model, version: versionName)
             Console.warn(reader.notes)
             Console.error("ferry: schema from \(reader.schemaSource)" + (reader.versionMatch?.version.map { "; version \($0)" } ?? ""))

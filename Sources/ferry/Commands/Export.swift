@@ -42,6 +42,7 @@ extension Ferry {
         var noView = false
 
         func run() throws {
+            LeftoverNotice.sweep(beside: output)
             let chosen = format?.format ?? ArchiveFormat(fileName: output) ?? .tarZstd
             let summary = try ProgressLine.around { line in
                 try BundleExporter(format: chosen, ferryVersion: Ferry.version, view: noView ? nil : BundleView(), progress: line?.bundleUpdates)

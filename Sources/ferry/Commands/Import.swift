@@ -32,6 +32,7 @@ extension Ferry {
         @OptionGroup var backups: BackupOptions
 
         func run() throws {
+            LeftoverNotice.sweep(beside: store)
             let result = try ProgressLine.around { line in
                 try BundleImporter(backup: backups.backup, merge: merge, progress: line?.bundleUpdates)
                     .importBundle(bundle, into: store)

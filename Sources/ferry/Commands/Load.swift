@@ -39,15 +39,23 @@ extension Ferry {
         @OptionGroup var backups: BackupOptions
 
         func run() throws {
+            LeftoverNotice.sweep(beside: to)
             let bundle = try ModelBundle.opening(model)
             let dumped = try CoreDataDumpLoader.DumpedStore(directory: directory)
             let version = versionName ?? dumped?.version.flatMap { name in bundle.versions.contains { $0.name == name } ? name : nil }
             let loader = CoreDataDumpLoader(model: try bundle.model(version: version))
             // As everywhere in Ferry: a store is replaced only after a verified copy of it is kept.
-            let backup = FileManager.default.fileExists(atPath: to) ? try backups.backup.backUp(to) : nil
-            let counts = try loader.load(from: directory, to: to, replacing: backup != nil)
+            let backup = FileManager.default.fileExists(atPath: to) ? try backups.backup.take(to) : nil
+            let counts: [String: Int]
+            do {
+                counts = try loader.load(from: directory, to: to, replacing: backup != nil)
+            } catch {
+                backup?.discard()
+                throw error
+            }
+            backup?.keep()
             let total = counts.values.reduce(0, +)
-            Console.error("ferry: \(total) records of \(counts.count) entities written to \(to)" + (backup.map { " (the store it replaced is kept as \($0))" } ?? ""))
+            Console.error("ferry: \(total) records of \(counts.count) entities written to \(to)" + (backup.map { " (the store it replaced is kept as \($0.path))" } ?? ""))
         }
     }
 }
