@@ -4,23 +4,23 @@ import GRDB
 
 /// The records a store already holds, for links and snapshots a new batch makes to them.
 extension CanonicalStore: ExistingRecords {
-    public func recipeExists(_ id: String) -> Bool { exists("recipe", id) }
+    public func recipeExists(_ id: String) throws -> Bool { try exists("recipe", id) }
 
-    public func projectExists(_ id: String) -> Bool { exists("project", id) }
+    public func projectExists(_ id: String) throws -> Bool { try exists("project", id) }
 
-    public func recipeSnapshot(_ id: String) -> LogSnapshot? {
-        guard hasSchema else { return nil }
-        return (try? read { try ExistingQueries.recipeSnapshot($0, id) }) ?? nil
+    public func recipeSnapshot(_ id: String) throws -> LogSnapshot? {
+        guard try hasSchema() else { return nil }
+        return try read { try ExistingQueries.recipeSnapshot($0, id) }
     }
 
-    public func projectSnapshot(_ id: String) -> LogSnapshot? {
-        guard hasSchema else { return nil }
-        return (try? read { try ExistingQueries.projectSnapshot($0, id) }) ?? nil
+    public func projectSnapshot(_ id: String) throws -> LogSnapshot? {
+        guard try hasSchema() else { return nil }
+        return try read { try ExistingQueries.projectSnapshot($0, id) }
     }
 
-    private func exists(_ table: String, _ id: String) -> Bool {
-        guard hasSchema else { return false }
-        return (try? read { try ExistingQueries.exists($0, table, id) }) ?? false
+    private func exists(_ table: String, _ id: String) throws -> Bool {
+        guard try hasSchema() else { return false }
+        return try read { try ExistingQueries.exists($0, table, id) }
     }
 }
 

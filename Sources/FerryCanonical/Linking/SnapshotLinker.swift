@@ -2,11 +2,12 @@ import FerryJSON
 
 /// Records already in the target store, for links and snapshots that reach outside the batch.
 public protocol ExistingRecords {
-    func recipeExists(_ id: String) -> Bool
-    func projectExists(_ id: String) -> Bool
+    // Throwing: a store that cannot be read must fail the conversion, never read as "no such record".
+    func recipeExists(_ id: String) throws -> Bool
+    func projectExists(_ id: String) throws -> Bool
     /// What a log made from the recipe now would snapshot: title, method, kind, parameters.
-    func recipeSnapshot(_ id: String) -> LogSnapshot?
-    func projectSnapshot(_ id: String) -> LogSnapshot?
+    func recipeSnapshot(_ id: String) throws -> LogSnapshot?
+    func projectSnapshot(_ id: String) throws -> LogSnapshot?
 }
 
 /// No store yet: only the batch counts.
@@ -41,19 +42,19 @@ public struct SnapshotLinker {
     /// to records not found yet are emptied without a report and returned, and snapshots whose
     /// source is not found yet are returned too: the caller settles them at the end.
     @discardableResult
-    public func link(_ batch: inout CanonicalBatch, report: ReportBuilder, existing: ExistingRecords, provisional: Bool = false) -> [PendingLink] {
+    public func link(_ batch: inout CanonicalBatch, report: ReportBuilder, existing: ExistingRecords, provisional: Bool = false) throws -> [PendingLink] {
         var pending: [PendingLink] = []
         let recipes = Dictionary(batch.recipes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let projects = Dictionary(batch.projects.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        let hasRecipe = { (id: String) in recipes[id] != nil || existing.recipeExists(id) }
-        let hasProject = { (id: String) in projects[id] != nil || existing.projectExists(id) }
+        let hasRecipe = { (id: String) throws in try recipes[id] != nil || existing.recipeExists(id) }
+        let hasProject = { (id: String) throws in try projects[id] != nil || existing.projectExists(id) }
 
         // A link to a record not found is emptied, its id kept in extras. When more records come,
         // it is also returned, so that the caller restores it if its record comes later: most such
         // links never resolve, and emptying them now spares rewriting every row at the end.
         func resolve(_ link: inout String?, _ table: String, _ id: String, _ field: String, _ targetTable: String,
-                     _ extras: inout JSONObject, _ source: SourceRef) {
-            guard let target = link, !(targetTable == "recipe" ? hasRecipe(target) : hasProject(target)) else { return }
+                     _ extras: inout JSONObject, _ source: SourceRef) throws {
+            guard let target = link, !(try targetTable == "recipe" ? hasRecipe(target) : hasProject(target)) else { return }
             link = nil
             Self.keepDangling(&extras, field, target)
             if provisional {
@@ -66,18 +67,18 @@ public struct SnapshotLinker {
 
         for index in batch.projects.indices {
             var project = batch.projects[index]
-            resolve(&project.parentID, "project", project.id, "parent_id", "project", &project.extras, project.source)
-            resolve(&project.recipeID, "project", project.id, "recipe_id", "recipe", &project.extras, project.source)
+            try resolve(&project.parentID, "project", project.id, "parent_id", "project", &project.extras, project.source)
+            try resolve(&project.recipeID, "project", project.id, "recipe_id", "recipe", &project.extras, project.source)
             batch.projects[index] = project
         }
         // Logs are many: each is changed where it lies in the batch, not copied out and back.
-        func linkLog(_ log: inout Log) {
-            resolve(&log.recipeID, "log", log.id, "recipe_id", "recipe", &log.extras, log.source)
-            resolve(&log.projectID, "log", log.id, "project_id", "project", &log.extras, log.source)
+        func linkLog(_ log: inout Log) throws {
+            try resolve(&log.recipeID, "log", log.id, "recipe_id", "recipe", &log.extras, log.source)
+            try resolve(&log.projectID, "log", log.id, "project_id", "project", &log.extras, log.source)
             if let sourceID = log.snapshot?.sourceID, let sourceType = log.snapshot?.sourceType {
                 let current: LogSnapshot? = sourceType == "recipe"
-                    ? recipes[sourceID].map(Self.snapshot(of:)) ?? existing.recipeSnapshot(sourceID)
-                    : projects[sourceID].map(Self.snapshot(of:)) ?? existing.projectSnapshot(sourceID)
+                    ? try recipes[sourceID].map(Self.snapshot(of:)) ?? existing.recipeSnapshot(sourceID)
+                    : try projects[sourceID].map(Self.snapshot(of:)) ?? existing.projectSnapshot(sourceID)
                 if let current {
                     // Filled where it lies: a copy taken out and put back cost a retain and a release of each field.
                     Self.reconstruct(&log.snapshot!, log: log.id, from: current, report: report)
@@ -88,7 +89,7 @@ public struct SnapshotLinker {
             }
         }
         for index in batch.logs.indices {
-            linkLog(&batch.logs[index])
+            try linkLog(&batch.logs[index])
         }
         return pending
     }

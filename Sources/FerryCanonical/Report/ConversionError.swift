@@ -11,6 +11,8 @@ public struct ConversionError: Error, Sendable, CustomStringConvertible {
         case duplicateID(String, firstRecord: Int?)
         case malformedJSON(String)
         case unreadable(String)
+        /// The input is not there: its own kind, so that callers tell it from a read failure by type.
+        case fileNotFound
         case notRecognized(String)
         case unknownApp(String)
     }
@@ -31,6 +33,7 @@ public struct ConversionError: Error, Sendable, CustomStringConvertible {
         case .duplicateID(let id, let first): return "duplicate id \(id)" + (first.map { " (first seen at record \($0))" } ?? "")
         case .malformedJSON(let reason): return "malformed JSON: \(reason)"
         case .unreadable(let reason): return "cannot be read: \(reason)"
+        case .fileNotFound: return "cannot be read: no such file or directory"
         case .notRecognized(let reason): return "not recognized: \(reason)"
         case .unknownApp(let name): return "unknown app \"\(name)\"; known: \(LegacyApp.allCases.map(\.rawValue).joined(separator: ", "))"
         }

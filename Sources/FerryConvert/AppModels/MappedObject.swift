@@ -27,7 +27,17 @@ struct MappedObject {
         self.entity = entity
         self.model = model
         let text = row.text("extras") ?? "{}"
-        extras = (try? JSONReader().read(Array(text.utf8)).object) ?? JSONObject()
+        // The canonical store's rule keeps extras a JSON object; one that is not is damage to report, not to drop.
+        do {
+            guard let object = try JSONReader().read(Array(text.utf8)).object else {
+                throw CoreDataWriteError(kind: .cannotWrite("\(row.table) \(row.text("id") ?? "row \(row.rowid)"): extras is not a JSON object"),
+                                         file: row.text("source_file") ?? row.table)
+            }
+            extras = object
+        } catch let error as JSONReadError {
+            throw CoreDataWriteError(kind: .cannotWrite("\(row.table) \(row.text("id") ?? "row \(row.rowid)"): extras is not valid JSON (\(error))"),
+                                     file: row.text("source_file") ?? row.table)
+        }
     }
 
     /// The legacy file the record came from, which errors name (the table, for parts).

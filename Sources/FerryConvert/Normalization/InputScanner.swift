@@ -49,7 +49,7 @@ public struct InputScanner {
         for input in inputs {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) else {
-                throw ConversionError(.unreadable("no such file or directory"), at: RecordLocation(file: input))
+                throw ConversionError(.fileNotFound, at: RecordLocation(file: input))
             }
             if isDirectory.boolValue {
                 for file in try files(under: input, depth: 0) { result.append((file, classify(file, named: false), false)) }

@@ -22,7 +22,7 @@ public struct JSONDocuments: Sendable {
             data = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
         } catch {
             let exists = FileManager.default.fileExists(atPath: path)
-            throw ConversionError(.unreadable(exists ? (error as NSError).localizedDescription : "no such file or directory"), at: file)
+            throw ConversionError(exists ? .unreadable((error as NSError).localizedDescription) : .fileNotFound, at: file)
         }
         guard data.count <= maximumSize else { throw ConversionError(.unreadable("larger than \(maximumSize) bytes"), at: file) }
         return try parse(data, path: path)
@@ -72,7 +72,7 @@ public struct JSONDocuments: Sendable {
             return try JSONRecordStream(path: path)
         } catch {
             let exists = FileManager.default.fileExists(atPath: path)
-            throw ConversionError(.unreadable(exists ? (error as NSError).localizedDescription : "no such file or directory"),
+            throw ConversionError(exists ? .unreadable((error as NSError).localizedDescription) : .fileNotFound,
                                   at: RecordLocation(file: path))
         }
     }

@@ -86,7 +86,7 @@ public final class StoreSession {
         var spent: [Log]?
         // The batch is linked in place: a second reference to it would make the linker copy
         // every record first (copy on write).
-        let pending = SnapshotLinker().link(&batch, report: report, existing: self, provisional: true)
+        let pending = try SnapshotLinker().link(&batch, report: report, existing: self, provisional: true)
         if let logTaker {
             // Linking reads recipes and projects only, so it may run before the logs before are
             // played; they are played before this batch's other records, as on one thread.
@@ -111,7 +111,7 @@ public final class StoreSession {
     public func finish(_ batch: inout CanonicalBatch, report: ReportBuilder) throws {
         // Once links are parked, the last batch's are parked too, rather than reported now: the
         // report then lists the links that dangle in the order of the input.
-        let pending = SnapshotLinker().link(&batch, report: report, existing: self, provisional: parkedFile.count > 0)
+        let pending = try SnapshotLinker().link(&batch, report: report, existing: self, provisional: parkedFile.count > 0)
         if let logTaker {
             self.logTaker = nil
             let (last, counted) = logTaker.finish()
@@ -252,31 +252,31 @@ public final class StoreSession {
 }
 
 extension StoreSession: ExistingRecords {
-    public func recipeExists(_ id: String) -> Bool { exists("recipe", id) }
-    public func projectExists(_ id: String) -> Bool { exists("project", id) }
+    public func recipeExists(_ id: String) throws -> Bool { try exists("recipe", id) }
+    public func projectExists(_ id: String) throws -> Bool { try exists("project", id) }
 
-    private func exists(_ table: String, _ id: String) -> Bool {
+    private func exists(_ table: String, _ id: String) throws -> Bool {
         if writer.fresh { return (table == "recipe" ? writtenRecipes : writtenProjects).contains(id) }
         let key = table + id
         if let known = existsCache[key] { return known }
-        let found = (try? ExistingQueries.exists(db, table, id)) ?? false
+        let found = try ExistingQueries.exists(db, table, id)
         existsCache[key] = found
         return found
     }
 
-    public func recipeSnapshot(_ id: String) -> LogSnapshot? {
-        snapshot("r", id, written: writtenRecipes, query: ExistingQueries.recipeSnapshot)
+    public func recipeSnapshot(_ id: String) throws -> LogSnapshot? {
+        try snapshot("r", id, written: writtenRecipes, query: ExistingQueries.recipeSnapshot)
     }
 
-    public func projectSnapshot(_ id: String) -> LogSnapshot? {
-        snapshot("p", id, written: writtenProjects, query: ExistingQueries.projectSnapshot)
+    public func projectSnapshot(_ id: String) throws -> LogSnapshot? {
+        try snapshot("p", id, written: writtenProjects, query: ExistingQueries.projectSnapshot)
     }
 
     private func snapshot(_ kind: String, _ id: String, written: Set<String>,
-                          query: (Database, String) throws -> LogSnapshot?) -> LogSnapshot? {
+                          query: (Database, String) throws -> LogSnapshot?) throws -> LogSnapshot? {
         if writer.fresh, !written.contains(id) { return nil }
         if let cached = snapshotCache[kind + id] { return cached }
-        let snapshot = (try? query(db, id)) ?? nil
+        let snapshot = try query(db, id)
         snapshotCache[kind + id] = snapshot
         return snapshot
     }

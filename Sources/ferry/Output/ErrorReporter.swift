@@ -48,7 +48,8 @@ enum ErrorReporter {
 
     static func status(of kind: ConversionError.Kind) -> Int32 {
         switch kind {
-        case .unreadable(let reason): return reason == "no such file or directory" ? 66 : 74
+        case .fileNotFound: return 66
+        case .unreadable: return 74
         default: return 65
         }
     }
@@ -57,7 +58,7 @@ enum ErrorReporter {
     static func status(of kind: StoreError.Kind) -> Int32 {
         switch kind {
         case .cannotCreate, .backup: return 73
-        case .locked: return 75
+        case .locked, .changedMeanwhile: return 75
         case .database: return 74
         default: return 65
         }
