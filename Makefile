@@ -18,8 +18,9 @@ demo: build
 
 test: setup
 	python3 scripts/check_layers.py
+	python3 scripts/check_platform.py
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	SWIFT=$(SWIFT) scripts/run_tests.sh
 	python3 scripts/test_view_in_browser.py --ferry $$($(SWIFT) build --show-bin-path)/ferry
 	@$(MAKE) --no-print-directory docs
 

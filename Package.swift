@@ -3,8 +3,10 @@ import PackageDescription
 
 let package = Package(
     name: "Ferry",
-    platforms: [.macOS(.v13)],
+    // macOS and iOS build in .github/workflows/ci.yml; Linux is tested by .ci/run.
+    platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
+        .library(name: "FerrySystem", targets: ["FerrySystem"]),
         .library(name: "FerryJSON", targets: ["FerryJSON"]),
         .library(name: "FerryFiles", targets: ["FerryFiles"]),
         .library(name: "FerryModel", targets: ["FerryModel"]),
@@ -26,12 +28,17 @@ let package = Package(
     // The readers (model, Core Data, canonical, convert) link without libarchive: an app can
     // embed them and convert on the device.
     targets: [
+        // The platform layer: the C library (Glibc or Darwin) and the system calls that differ
+        // between Linux and Apple's systems, in one place (scripts/check_platform.py holds it).
+        .target(name: "FerrySystem"),
+
         // JSON values, a strict reader and a deterministic writer, shared by every layer below.
-        .target(name: "FerryJSON"),
+        .target(name: "FerryJSON", dependencies: ["FerrySystem"]),
 
         // Outputs that appear whole or not at all: flushing, renaming into place, atomic files;
-        // and what a reader needs of an archive, so that readers need not link libarchive.
-        .target(name: "FerryFiles"),
+        // scratch files named by their run, removed when it is interrupted or found dead; and
+        // what a reader needs of an archive, so that readers need not link libarchive.
+        .target(name: "FerryFiles", dependencies: ["FerrySystem"]),
 
         // Model: parse, resolve versions, lint and diff Core Data model files.
         .target(name: "FerryModel", dependencies: ["FerryJSON", "FerryFiles", .product(name: "Crypto", package: "swift-crypto")]),
@@ -42,7 +49,7 @@ let package = Package(
         // Core Data and SwiftData stores (read only), compiled models, keyed archives, property lists.
         .target(
             name: "FerryCoreData",
-            dependencies: ["FerryModel", "FerryJSON", "FerryFiles", "CZlib", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["FerryModel", "FerryJSON", "FerryFiles", "FerrySystem", "CZlib", .product(name: "GRDB", package: "GRDB.swift")]
         ),
 
         // The canonical recipe / project / log models, their values, snapshot linking and the
@@ -56,7 +63,7 @@ let package = Package(
         // migrations, writing batches, reading snapshots for export, backups, merge.
         .target(
             name: "FerryStore",
-            dependencies: ["FerryCanonical", "FerryCoreData", "FerryModel", "FerryJSON", "FerryFiles", .product(name: "GRDB", package: "GRDB.swift"),
+            dependencies: ["FerryCanonical", "FerryCoreData", "FerryModel", "FerryJSON", "FerryFiles", "FerrySystem", .product(name: "GRDB", package: "GRDB.swift"),
                            // The C API under GRDB, to bind the rows of bulk upserts without boxing each value.
                            .product(name: "GRDBSQLite", package: "GRDB.swift"),
                            .product(name: "Crypto", package: "swift-crypto")],
@@ -67,7 +74,7 @@ let package = Package(
         // conversion job that writes them into the store.
         .target(
             name: "FerryConvert",
-            dependencies: ["FerryCanonical", "FerryCoreData", "FerryStore", "FerryModel", "FerryJSON", "FerryFiles",
+            dependencies: ["FerryCanonical", "FerryCoreData", "FerryStore", "FerryModel", "FerryJSON", "FerryFiles", "FerrySystem",
                            .product(name: "Crypto", package: "swift-crypto")],
             plugins: ["EmbedModels"]
         ),
@@ -75,7 +82,7 @@ let package = Package(
         // libarchive, through a module map and a shim that re-exports the AE_IF* constants.
         .systemLibrary(name: "CLibArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         // Reading and writing archives (zip, tar, tar.zst) over libarchive.
-        .target(name: "FerryArchive", dependencies: ["CLibArchive", "FerryFiles", "FerryJSON", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "FerryArchive", dependencies: ["CLibArchive", "FerryFiles", "FerryJSON", "FerrySystem", .product(name: "Crypto", package: "swift-crypto")]),
 
         // The bundle's human view: static HTML pages rendered from a store snapshot.
         .target(name: "FerryView", dependencies: ["FerryStore", "FerryJSON"]),
@@ -84,7 +91,7 @@ let package = Package(
         // archive; verifying, unpacking into staging, importing.
         .target(
             name: "FerryBundle",
-            dependencies: ["FerryArchive", "FerryStore", "FerryView", "FerryJSON", "FerryFiles", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["FerryArchive", "FerryStore", "FerryView", "FerryJSON", "FerryFiles", "FerrySystem", .product(name: "Crypto", package: "swift-crypto")]
         ),
 
         // The command-line tool: a thin layer over the libraries.
@@ -95,6 +102,7 @@ let package = Package(
                 "FerryCoreData",
                 "FerryJSON",
                 "FerryFiles",
+                "FerrySystem",
                 "FerryCanonical",
                 "FerryConvert",
                 "FerryStore",
@@ -118,30 +126,32 @@ let package = Package(
             dependencies: ["FerryModel", "FerryCoreData", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/FerryTestSupport"
         ),
-        .testTarget(name: "FerryJSONTests", dependencies: ["FerryJSON", "FerryTestSupport"]),
-        .testTarget(name: "FerryModelTests", dependencies: ["FerryModel", "FerryJSON", "FerryTestSupport"], exclude: ["Fixtures", "Expected"]),
+        // `.needsCorpus`: the tests that read ../shared/corpus, skipped (and counted) without it.
+        .target(name: "FerryTestTraits", dependencies: ["FerryTestSupport"], path: "Tests/FerryTestTraits"),
+        .testTarget(name: "FerryJSONTests", dependencies: ["FerryJSON", "FerryTestSupport", "FerryTestTraits"]),
+        .testTarget(name: "FerryModelTests", dependencies: ["FerryModel", "FerryJSON", "FerryTestSupport", "FerryTestTraits"], exclude: ["Fixtures", "Expected"]),
         .testTarget(
             name: "FerryCoreDataTests",
-            dependencies: ["FerryCoreData", "FerryModel", "FerryJSON", "FerryFiles", "FerryTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["FerryCoreData", "FerryModel", "FerryJSON", "FerryFiles", "FerryTestSupport", "FerryTestTraits", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "FerryStoreTests",
-            dependencies: ["FerryStore", "FerryCanonical", "FerryJSON", "FerryTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["FerryStore", "FerryCanonical", "FerryJSON", "FerryTestSupport", "FerryTestTraits", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "FerryConvertTests",
             dependencies: ["FerryConvert", "FerryCanonical", "FerryStore", "FerryCoreData", "FerryArchive", "FerryJSON", "FerryModel",
-                           "FerryTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+                           "FerryTestSupport", "FerryTestTraits", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "FerryViewTests", dependencies: ["FerryView"]),
         .testTarget(
             name: "FerryBundleTests",
-            dependencies: ["FerryView", "FerryBundle", "FerryArchive", "FerryStore", "FerryCanonical", "FerryConvert", "FerryJSON", "FerryTestSupport",
+            dependencies: ["FerryView", "FerryBundle", "FerryArchive", "FerryStore", "FerryCanonical", "FerryConvert", "FerryJSON", "FerryTestSupport", "FerryTestTraits",
                            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(
             name: "FerryCLITests",
-            dependencies: ["ferry", "FerryModel", "FerryTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            dependencies: ["ferry", "FerryModel", "FerryFiles", "FerryTestSupport", "FerryTestTraits", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "Crypto", package: "swift-crypto")]
         ),
     ]

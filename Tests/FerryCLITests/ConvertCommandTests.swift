@@ -1,4 +1,5 @@
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import Testing
 
@@ -67,7 +68,7 @@ import Testing
         #expect(words.contains("(values: auto, roots, molten, brewguide, forager, photoapp; default: auto)"))
     }
 
-    @Test func asCoreDataWritesAStoreOfTheModelAndReportsWhatItLeftOut() throws {
+    @Test(.needsCorpus) func asCoreDataWritesAStoreOfTheModelAndReportsWhatItLeftOut() throws {
         let store = directory.url.appendingPathComponent("Roots.sqlite").path
         _ = try directory.write(try String(contentsOf: TestPaths.corpus.appendingPathComponent(
             "seedapps/roots/SharedCore__Persistence__Roots.xcdatamodeld__Roots.xcdatamodel__contents"), encoding: .utf8),

@@ -1,5 +1,6 @@
 import Crypto
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import Testing
 
@@ -29,7 +30,7 @@ import Testing
         return (try? JSONDecoder().decode(Recorded.self, from: Data(contentsOf: url)))?.cases ?? []
     }()
 
-    @Test func everyCorpusStoreHasRecordedDumps() {
+    @Test(.needsCorpus) func everyCorpusStoreHasRecordedDumps() {
         let found = TestPaths.files(under: Self.stores) { $0.hasSuffix(".sqlite") || $0.hasSuffix(".store") || $0.hasSuffix(".wiredatabase") }
             .map { String($0.dropFirst(Self.stores.path.count + 1)) }
         #expect(found.count >= 19)
@@ -37,7 +38,7 @@ import Testing
         #expect(Self.recorded.filter { $0.model != nil }.count >= 15)
     }
 
-    @Test(arguments: recorded)
+    @Test(.needsCorpus, arguments: recorded)
     func theDumpIsTheWholeStoreReadersByteForByte(_ recorded: Case) throws {
         var arguments = ["dump", Self.stores.appendingPathComponent(recorded.store).path]
         if let model = recorded.model { arguments += ["--model", Self.stores.appendingPathComponent(model).path] }

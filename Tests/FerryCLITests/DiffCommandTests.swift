@@ -1,10 +1,11 @@
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import Testing
 
 @Suite struct DiffCommandTests {
     /// With --store, the records the migration to the current version would fail on, and exit 1.
-    @Test func storeChecksTheMigrationRecordByRecord() throws {
+    @Test(.needsCorpus) func storeChecksTheMigrationRecordByRecord() throws {
         let base = "coredata-sqlite/02__wibosco__CoreDataMigration-Example/"
         let model = corpus(base + "CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld")
         let failing = try ferry("diff", model, "--store", corpus(base + "CoreDataMigration-ExampleTests/Resources/SQLite/CoreDataMigration_Example_2.sqlite"))
@@ -22,7 +23,7 @@ import Testing
         #expect(passing.status == 0 && passing.stdout.contains("meets no problem in its records"), "\(passing.stdout)")
     }
 
-    @Test func bundleComparesEveryConsecutivePair() throws {
+    @Test(.needsCorpus) func bundleComparesEveryConsecutivePair() throws {
         let result = try ferry("diff", corpus("models/010__wibosco__CoreDataMigration-Example__CoreDataMigration_Example.xcdatamodeld"))
         #expect(result.status == 0)
         let verdicts = result.stdout.split(separator: "\n").filter { $0.contains(" → ") && !$0.hasPrefix(" ") }
@@ -53,7 +54,7 @@ import Testing
         #expect(result.status == 64)
     }
 
-    @Test(.enabled(if: JSONSchemaCheck.isAvailable, "Python jsonschema is not installed (make setup installs it)"),
+    @Test(.needsCorpus, .enabled(if: JSONSchemaCheck.isAvailable, "Python jsonschema is not installed (make setup installs it)"),
           arguments: ["Formats/legacy/Molten.xcdatamodeld", corpus("models/007__artsy__energy__ArtsyPartner.xcdatamodeld"),
                       corpus("models/004__objcio__core-data__Moody.xcdatamodeld")])
     func jsonMatchesThePublishedSchema(path: String) throws {

@@ -1,4 +1,5 @@
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import GRDB
 import Testing
@@ -28,7 +29,7 @@ private func snapshot(_ directory: URL) throws -> [String: Data] {
 }
 
 @Suite struct DumpCommandTests {
-    @Test(arguments: allStores)
+    @Test(.needsCorpus, arguments: allStores)
     func everyCorpusStoreDumpsOneValidLinePerRecord(path: String) throws {
         let result = try CommandRunner.ferry(["dump", path])
         #expect(result.status == 0, "\(result.stderr)")
@@ -47,7 +48,7 @@ private func snapshot(_ directory: URL) throws -> [String: Data] {
         #expect(result.stderr.contains("ferry: schema from"))
     }
 
-    @Test func walRowsAppearAndTheStoreIsUntouched() throws {
+    @Test(.needsCorpus) func walRowsAppearAndTheStoreIsUntouched() throws {
         let directory = TemporaryDirectory()
         let copy = try copyStore(walStore, into: directory)
         let before = try snapshot(directory.url)
@@ -58,7 +59,7 @@ private func snapshot(_ directory: URL) throws -> [String: Data] {
         #expect(try snapshot(directory.url) == before)
     }
 
-    @Test(arguments: [["inspect"], ["inspect", "--format", "json"], ["dump"], ["dump", "--format", "json"], ["inspect", "--format", "mermaid"]])
+    @Test(.needsCorpus, arguments: [["inspect"], ["inspect", "--format", "json"], ["dump"], ["dump", "--format", "json"], ["inspect", "--format", "mermaid"]])
     func everyCommandLeavesStoreAndSidecarsByteIdentical(arguments: [String]) throws {
         for store in allStores {
             let directory = TemporaryDirectory()
@@ -70,7 +71,7 @@ private func snapshot(_ directory: URL) throws -> [String: Data] {
         }
     }
 
-    @Test func jsonFormatIsOneDocument() throws {
+    @Test(.needsCorpus) func jsonFormatIsOneDocument() throws {
         let result = try CommandRunner.ferry(["dump", walStore, "--format", "json"])
         let document = try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any]
         #expect(document?["format"] as? String == "ferry.dump/1")
@@ -78,7 +79,7 @@ private func snapshot(_ directory: URL) throws -> [String: Data] {
     }
 
     /// One file per entity, and `_store.json` saying what they were read from.
-    @Test func outputFolderGetsOneFilePerEntity() throws {
+    @Test(.needsCorpus) func outputFolderGetsOneFilePerEntity() throws {
         let directory = TemporaryDirectory()
         let output = directory.url.appendingPathComponent("out").path
         let result = try CommandRunner.ferry(["dump", walStore, "-o", output])
@@ -91,7 +92,7 @@ private func snapshot(_ directory: URL) throws -> [String: Data] {
         #expect(result.stderr.contains("168 records from 2 entities written to \(output)"))
     }
 
-    @Test func unwritableOutputFolderIsAnErrorAndLeavesNothing() throws {
+    @Test(.needsCorpus) func unwritableOutputFolderIsAnErrorAndLeavesNothing() throws {
         let directory = TemporaryDirectory()
         let output = directory.url.appendingPathComponent("locked")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o500])
@@ -113,7 +114,7 @@ private func snapshot(_ directory: URL) throws -> [String: Data] {
         #expect(result.stderr == "ferry: error: \(path): \(message)" + (message.hasPrefix("not an") ? " (no \"SQLite format 3\" header)\n" : "\n"))
     }
 
-    @Test func damagedStoreIsRefused() throws {
+    @Test(.needsCorpus) func damagedStoreIsRefused() throws {
         let directory = TemporaryDirectory()
         var data = try Data(contentsOf: URL(fileURLWithPath: allStores.first { $0.hasSuffix("SampleModel_V2.sqlite") }!))
         for index in stride(from: 100, to: data.count, by: 7) { data[index] ^= 0x5A }
@@ -123,7 +124,7 @@ private func snapshot(_ directory: URL) throws -> [String: Data] {
         #expect(result.stderr.hasPrefix("ferry: error: \(path): damaged SQLite database: "))
     }
 
-    @Test func plainSQLiteAndMismatchedModelAndPreXcode4ModelAreRefused() throws {
+    @Test(.needsCorpus) func plainSQLiteAndMismatchedModelAndPreXcode4ModelAreRefused() throws {
         let directory = TemporaryDirectory()
         let plain = directory.url.appendingPathComponent("plain.sqlite").path
         try DatabaseQueue(path: plain).write { try $0.execute(sql: "CREATE TABLE t (x)") }
@@ -143,7 +144,7 @@ private func snapshot(_ directory: URL) throws -> [String: Data] {
 }
 
 @Suite struct InspectStoreCommandTests {
-    @Test func textNamesTheMatchedVersionAndCounts() throws {
+    @Test(.needsCorpus) func textNamesTheMatchedVersionAndCounts() throws {
         let result = try CommandRunner.ferry(["inspect", walStore, "--model", walModel])
         #expect(result.status == 0)
         #expect(result.stdout.contains("matched version: CoreDataMigration_Example 4 (by computed-version-hashes)"))
@@ -151,7 +152,7 @@ private func snapshot(_ directory: URL) throws -> [String: Data] {
         #expect(result.stdout.range(of: #"Post\s+2\s+84\s+ZPOST"#, options: .regularExpression) != nil)
     }
 
-    @Test(.enabled(if: JSONSchemaCheck.isAvailable, "Python jsonschema is not installed (make setup installs it)"),
+    @Test(.needsCorpus, .enabled(if: JSONSchemaCheck.isAvailable, "Python jsonschema is not installed (make setup installs it)"),
           arguments: allStores)
     func jsonMatchesThePublishedSchema(path: String) throws {
         let result = try CommandRunner.ferry(["inspect", path, "--format", "json"])
@@ -159,7 +160,7 @@ private func snapshot(_ directory: URL) throws -> [String: Data] {
         #expect(try JSONSchemaCheck.errors(in: result.stdoutData, schema: "inspect-store.schema.json") == [])
     }
 
-    @Test func modelOptionIsRefusedForModels() throws {
+    @Test(.needsCorpus) func modelOptionIsRefusedForModels() throws {
         let result = try CommandRunner.ferry(["inspect", "Formats/legacy/Roots.xcdatamodeld", "--model", "x"], in: TestPaths.packageRoot)
         #expect(result.status == 64)
     }
@@ -168,7 +169,7 @@ private func snapshot(_ directory: URL) throws -> [String: Data] {
 @Suite struct HistoryCommandTests {
     private static let swiftDataStore = TestPaths.files(under: storesRoot) { $0 == "default.store" }.first!
 
-    @Test func dumpHistoryWritesOneLinePerChangeAndInspectCountsThem() throws {
+    @Test(.needsCorpus) func dumpHistoryWritesOneLinePerChangeAndInspectCountsThem() throws {
         let result = try CommandRunner.ferry(["dump", Self.swiftDataStore, "--history"])
         #expect(result.status == 0, "\(result.stderr)")
         let directory = TemporaryDirectory()
@@ -185,7 +186,7 @@ private func snapshot(_ directory: URL) throws -> [String: Data] {
         #expect(inspect.stdout.contains("persistent history: ") && inspect.stdout.contains("\(changes) changes"))
     }
 
-    @Test func aStoreWithoutHistoryIsAnErrorWithExit65() throws {
+    @Test(.needsCorpus) func aStoreWithoutHistoryIsAnErrorWithExit65() throws {
         let result = try CommandRunner.ferry(["dump", walStore, "--history"])
         #expect(result.status == 65)
         #expect(result.stderr.contains("keeps no persistent history"))

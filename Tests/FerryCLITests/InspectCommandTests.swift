@@ -1,10 +1,11 @@
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import Testing
 
 @Suite struct InspectCommandTests {
     /// A compiled model works wherever a model is taken, and says what its source says.
-    @Test func compiledModelsInspectLintAndDiffLikeTheirSource() throws {
+    @Test(.needsCorpus) func compiledModelsInspectLintAndDiffLikeTheirSource() throws {
         let base = TestPaths.corpus.appendingPathComponent("coredata-sqlite/01__alemar11__CoreDataPlus/Tests/Resources/SampleModel")
         let (momd, source) = (base.appendingPathComponent("Fixtures/SampleModel.momd").path,
                               base.appendingPathComponent("SampleModel.xcdatamodeld").path)
@@ -30,7 +31,7 @@ import Testing
     }
 
     /// decompile writes the compiled versions as an .xcdatamodeld that inspects like the .momd.
-    @Test func decompileWritesAnEditableBundleOnce() throws {
+    @Test(.needsCorpus) func decompileWritesAnEditableBundleOnce() throws {
         let momd = TestPaths.corpus.appendingPathComponent(
             "coredata-sqlite/01__alemar11__CoreDataPlus/Tests/Resources/SampleModel3/Fixtures/SampleModel3.momd").path
         let directory = TemporaryDirectory()
@@ -53,7 +54,7 @@ import Testing
     }
 
     /// The hashes Core Data wrote for CoreDataPlus' `User` (its compiled model), computed from the XML.
-    @Test func hashesShowCoreDatasEntityVersionHashes() throws {
+    @Test(.needsCorpus) func hashesShowCoreDatasEntityVersionHashes() throws {
         let model = TestPaths.corpus.appendingPathComponent(
             "coredata-sqlite/01__alemar11__CoreDataPlus/Tests/Resources/SampleModel3/SampleModel3.xcdatamodeld").path
         let expected = "6b31f4e97b691d16c4c820bae55f89408d47013bd42151ecfde1eac7fe4be798"
@@ -98,7 +99,7 @@ import Testing
         #expect(result.stderr.contains(#"no version "Molten 7"; versions: Molten 5, Molten 6"#))
     }
 
-    @Test func warningsGoToStderrAndTheOutputStillComes() throws {
+    @Test(.needsCorpus) func warningsGoToStderrAndTheOutputStillComes() throws {
         let result = try ferry("inspect", corpus("models/077__mattt__rack-scaffold__Example.xcdatamodeld"), "--format", "json")
         #expect(result.status == 0)
         #expect(result.stderr.hasPrefix("ferry: warning: "))
@@ -114,13 +115,13 @@ import Testing
         #expect(result.stdout.contains("Recipe"))
     }
 
-    @Test func sameInputGivesTheSameBytes() throws {
+    @Test(.needsCorpus) func sameInputGivesTheSameBytes() throws {
         let first = try ferry("inspect", corpus("models/005__rileytestut__Delta__Delta.xcdatamodeld"), "--format", "json")
         let second = try ferry("inspect", corpus("models/005__rileytestut__Delta__Delta.xcdatamodeld"), "--format", "json")
         #expect(first.stdoutData == second.stdoutData && !first.stdoutData.isEmpty)
     }
 
-    @Test(.enabled(if: JSONSchemaCheck.isAvailable, "Python jsonschema is not installed (make setup installs it)"),
+    @Test(.needsCorpus, .enabled(if: JSONSchemaCheck.isAvailable, "Python jsonschema is not installed (make setup installs it)"),
           arguments: [modelFixture("Everything.xcdatamodel"), "Formats/legacy/Molten.xcdatamodeld",
                       corpus("models/001__SwiftGen__SwiftGen__Model.xcdatamodeld"), corpus("models/053__phimage__MomXML__Model.xcdatamodel")])
     func jsonMatchesThePublishedSchema(path: String) throws {
@@ -130,7 +131,7 @@ import Testing
 
     /// The issue's acceptance: every real model parses, and the JSON's per-entity counts equal an
     /// independent count of the XML.
-    @Test(arguments: TestPaths.files(under: TestPaths.corpus.appendingPathComponent("models")) { $0 == "contents" })
+    @Test(.needsCorpus, arguments: TestPaths.files(under: TestPaths.corpus.appendingPathComponent("models")) { $0 == "contents" })
     func everyCorpusModelInspectsWithMatchingCounts(path: String) throws {
         let result = try CommandRunner.ferry(["inspect", path, "--format", "json"])
         #expect(result.status == 0, "\(result.stderr)")

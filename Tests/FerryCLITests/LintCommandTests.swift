@@ -1,5 +1,6 @@
 import FerryModel
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import Testing
 
@@ -35,7 +36,7 @@ import Testing
         #expect((try json(result)["counts"] as? [String: Int]) == ["error": 5, "warning": 2, "info": 0])
     }
 
-    @Test(.enabled(if: JSONSchemaCheck.isAvailable, "Python jsonschema is not installed (make setup installs it)"),
+    @Test(.needsCorpus, .enabled(if: JSONSchemaCheck.isAvailable, "Python jsonschema is not installed (make setup installs it)"),
           arguments: [modelFixture("Everything.xcdatamodel"), "Formats/legacy/Roots.xcdatamodeld", corpus("seedapps/molten/Molten6__contents.xml")])
     func jsonMatchesThePublishedSchema(path: String) throws {
         let result = try ferry("lint", path, "--format", "json", "--cloudkit")

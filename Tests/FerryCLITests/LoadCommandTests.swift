@@ -1,4 +1,5 @@
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import Testing
 
@@ -12,7 +13,7 @@ import Testing
 
     func path(_ name: String) -> String { directory.url.appendingPathComponent(name).path }
 
-    @Test func aDumpLoadsIntoAStoreThatDumpsTheSame() throws {
+    @Test(.needsCorpus) func aDumpLoadsIntoAStoreThatDumpsTheSame() throws {
         #expect(try ferry("dump", Self.store, "--model", Self.model, "-o", path("records")).status == 0)
         let load = try ferry("load", path("records"), "--model", Self.model, "--to", path("New.sqlite"))
         #expect(load.status == 0, "\(load.stderr)")
@@ -25,7 +26,7 @@ import Testing
     }
 
     /// Loading over a store keeps a verified backup of it first, as every command that replaces one.
-    @Test func aStoreLoadedOverIsBackedUpFirst() throws {
+    @Test(.needsCorpus) func aStoreLoadedOverIsBackedUpFirst() throws {
         #expect(try ferry("dump", Self.store, "--model", Self.model, "-o", path("records")).status == 0)
         let target = path("Target.sqlite")
         try FileManager.default.copyItem(atPath: Self.store, toPath: target)
@@ -39,7 +40,7 @@ import Testing
         #expect(try ferry("dump", target, "--model", Self.model).stdout == ferry("dump", Self.store, "--model", Self.model).stdout)
     }
 
-    @Test func aBadRecordExitsWith65AndLeavesNothing() throws {
+    @Test(.needsCorpus) func aBadRecordExitsWith65AndLeavesNothing() throws {
         let records = path("bad")
         try FileManager.default.createDirectory(atPath: records, withIntermediateDirectories: true)
         try Data(#"{"entity":"Post","id":"p1","values":{"color":"Color/p9"}}"#.utf8).write(to: URL(fileURLWithPath: records + "/Post.ndjson"))

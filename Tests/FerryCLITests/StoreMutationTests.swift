@@ -1,4 +1,5 @@
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import Testing
 
@@ -14,7 +15,7 @@ import Testing
          "19__wireapp__wire-ios-data-model/Resources/zmessaging.xcdatamodeld"),
     ]
 
-    @Test(arguments: 0..<cases.count)
+    @Test(.needsCorpus, arguments: 0..<cases.count)
     func mutatedStoresNeverCrash(index: Int) throws {
         let (store, model) = (corpus("coredata-sqlite/" + Self.cases[index].store), corpus("coredata-sqlite/" + Self.cases[index].model))
         let original = try Data(contentsOf: URL(fileURLWithPath: store))

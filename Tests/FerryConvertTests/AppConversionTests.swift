@@ -3,6 +3,7 @@ import FerryConvert
 import FerryModel
 import FerryStore
 import FerryTestSupport
+import FerryTestTraits
 import FerryArchive
 import Foundation
 import GRDB
@@ -81,7 +82,7 @@ import Testing
     }
 
     /// Forager's later model (households, lists with items, meal plans) from its repository.
-    @Test func foragerLaterModelListsAndMealPlans() throws {
+    @Test(.needsCorpus) func foragerLaterModelListsAndMealPlans() throws {
         let modelPath = TestPaths.corpus.appendingPathComponent("seedapps/grocery/forager2.xcdatamodel@HEAD__contents.xml").path
         let path = directory.url.appendingPathComponent("Forager2.sqlite").path
         let builder = try CoreDataStoreBuilder(path: path, model: try ModelParser().parse(contentsOf: modelPath))

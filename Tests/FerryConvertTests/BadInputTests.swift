@@ -4,6 +4,7 @@ import FerryCoreData
 import FerryModel
 import FerryStore
 import FerryTestSupport
+import FerryTestTraits
 import FerryArchive
 import Foundation
 import Testing
@@ -78,7 +79,7 @@ import Testing
         #expect(report.counts["project"] == 1)
     }
 
-    @Test func storeOfNoKnownAppIsRefused() throws {
+    @Test(.needsCorpus) func storeOfNoKnownAppIsRefused() throws {
         let path = TestPaths.corpus.appendingPathComponent("coredata-sqlite").path
         let stores = TestPaths.files(under: URL(fileURLWithPath: path)) { $0.hasSuffix(".sqlite") }
         let store = try #require(stores.first)
@@ -90,7 +91,7 @@ import Testing
         #expect(wrongApp.hasPrefix("\(molten): not recognized: not a photoapp store: none of PhotoAction, SwipeSession, UserPreferences"))
     }
 
-    @Test func rootsCoreDataStoreIsNamedAndRefused() throws {
+    @Test(.needsCorpus) func rootsCoreDataStoreIsNamedAndRefused() throws {
         let modelPath = TestPaths.corpus.appendingPathComponent("seedapps/roots/SharedCore__Persistence__Roots.xcdatamodeld__Roots.xcdatamodel__contents").path
         let path = directory.url.appendingPathComponent("Roots.sqlite").path
         let builder = try CoreDataStoreBuilder(path: path, model: try ModelParser().parse(contentsOf: modelPath))

@@ -6,6 +6,7 @@ import FerryJSON
 @testable import FerryStore
 import FerryModel
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import GRDB
 import Testing
@@ -127,7 +128,7 @@ import Testing
 
     static let rootsModelFile = "seedapps/roots/SharedCore__Persistence__Roots.xcdatamodeld__Roots.xcdatamodel__contents"
 
-    @Test func rootsJSONBecomesOneObjectPerSemesterCourseTaskAndSession() throws {
+    @Test(.needsCorpus) func rootsJSONBecomesOneObjectPerSemesterCourseTaskAndSession() throws {
         let model = try modelBundle("Roots", contents: Self.rootsModelFile)
         let roots = TestPaths.samples.appendingPathComponent("roots")
         let (store, report) = try convert([roots.path], to: "Roots.sqlite", appModel: model)
@@ -160,7 +161,7 @@ import Testing
 
     /// Every leaf of the Roots records written is in a value of its object, or the report names
     /// the canonical column or extras key that holds it.
-    @Test func everyRootsLeafIsWrittenOrReported() throws {
+    @Test(.needsCorpus) func everyRootsLeafIsWrittenOrReported() throws {
         let model = try modelBundle("Roots", contents: Self.rootsModelFile)
         let roots = TestPaths.samples.appendingPathComponent("roots")
         let canonical = directory.url.appendingPathComponent("roots.ferry").path
@@ -229,7 +230,7 @@ import Testing
         #expect(report.coreData?.notMapped.first { $0.from == "project.recurrence" }?.count == 3)
     }
 
-    @Test func aRequiredValueMissingNamesTheRecordAndWritesNothing() throws {
+    @Test(.needsCorpus) func aRequiredValueMissingNamesTheRecordAndWritesNothing() throws {
         let model = try modelBundle("Roots", contents: Self.rootsModelFile)
         let input = try directory.write("""
             {"semesters":[{"id":"6F1C2B9E-3D4A-4E5F-8A9B-0C1D2E3F4A5B","semesterTerm":"Fall","startDate":778464000,"endDate":787795200}],"courses":[]}
@@ -247,7 +248,7 @@ import Testing
     }
 
     /// With --keep-going, a record the model cannot take is set aside and reported, and the rest go in.
-    @Test func keepGoingSetsTheRecordAsideAndWritesTheRest() throws {
+    @Test(.needsCorpus) func keepGoingSetsTheRecordAsideAndWritesTheRest() throws {
         let model = try modelBundle("Roots", contents: Self.rootsModelFile)
         let input = try directory.write("""
             {"semesters":[{"id":"6F1C2B9E-3D4A-4E5F-8A9B-0C1D2E3F4A5B","semesterTerm":"Fall","startDate":778464000,"endDate":787795200},
@@ -289,7 +290,7 @@ import Testing
 
     // MARK: Molten model 5 into model 9
 
-    @Test func moltenModel5BlobsBecomeOrderedRowsOfModel9() throws {
+    @Test(.needsCorpus) func moltenModel5BlobsBecomeOrderedRowsOfModel9() throws {
         let model = try modelBundle("Molten", contents: "seedapps/molten/Molten9__contents.xml")
         let source = TestPaths.samples.appendingPathComponent("molten/Molten.sqlite").path
         let (store, report) = try convert([source], to: "Molten9.sqlite", appModel: model)

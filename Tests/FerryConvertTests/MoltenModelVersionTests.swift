@@ -5,6 +5,7 @@ import FerryJSON
 import FerryModel
 import FerryStore
 import FerryTestSupport
+import FerryTestTraits
 import FerryArchive
 import Foundation
 import GRDB
@@ -85,7 +86,7 @@ import Testing
         return (try DatabaseQueue(path: store), report)
     }
 
-    @Test(arguments: [6, 9]) func childEntitiesBecomeOrderedRows(version: Int) throws {
+    @Test(.needsCorpus, arguments: [6, 9]) func childEntitiesBecomeOrderedRows(version: Int) throws {
         let (queue, report) = try convert(version: version)
         defer { try? queue.close() }
         #expect(report.rejected.isEmpty)
@@ -139,7 +140,7 @@ import Testing
 
     /// Plans and logs are streamed and their children read with them, so that nothing but the
     /// catalog is held; a child no plan or log holds is still reported, not dropped.
-    @Test(arguments: [6, 9]) func childrenAreReadWithTheirOwnerAndOrphansReported(version: Int) throws {
+    @Test(.needsCorpus, arguments: [6, 9]) func childrenAreReadWithTheirOwnerAndOrphansReported(version: Int) throws {
         let path = try store(version: version)
         let model = try ModelParser().parse(contentsOf: Self.corpusModel(version))
         let orphan = try DatabaseQueue(path: path)

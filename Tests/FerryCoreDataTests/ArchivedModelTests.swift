@@ -1,6 +1,7 @@
 @testable import FerryCoreData
 import FerryModel
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
     static let plus = TestPaths.corpus.appendingPathComponent("coredata-sqlite/01__alemar11__CoreDataPlus/Tests/Resources")
 
     /// Each compiled version against the XML it was compiled from.
-    @Test(arguments: [
+    @Test(.needsCorpus, arguments: [
         ("SampleModel/Fixtures/SampleModel.momd", "SampleModel/SampleModel.xcdatamodeld", ["SampleModel", "SampleModel2", "SampleModel3"]),
         ("SampleModel3/Fixtures/SampleModel3.momd", "SampleModel3/SampleModel3.xcdatamodeld", ["SampleModel3", "SampleModel3_v2", "SampleModel3_v3"]),
     ])
@@ -82,7 +83,7 @@ import Testing
 
 @Suite struct ModelCacheTests {
     /// The model cache of each corpus store describes the version that made the store.
-    @Test(arguments: corpusStores)
+    @Test(.needsCorpus, arguments: corpusStores)
     func modelCacheEqualsTheXMLVersion(_ store: CorpusStore) throws {
         let cached = try CoreDataStoreReader(path: store.storePath)
         #expect(cached.schemaSource == .modelCache)

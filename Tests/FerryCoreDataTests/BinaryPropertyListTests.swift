@@ -1,5 +1,6 @@
 @testable import FerryCoreData
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import Testing
 
@@ -26,7 +27,7 @@ import Testing
         #expect(plist["long"]?.string?.count == 300)
     }
 
-    @Test func storeMetadataOfTheCorpusReads() throws {
+    @Test(.needsCorpus) func storeMetadataOfTheCorpusReads() throws {
         let data = try Data(contentsOf: TestPaths.corpus.appendingPathComponent(
             "coredata-sqlite/01__alemar11__CoreDataPlus/Tests/Resources/SampleModel/Fixtures/SampleModel.momd/VersionInfo.plist"))
         let plist = try BinaryPropertyList.read(data)

@@ -2,15 +2,16 @@ import FerryJSON
 import FerryCoreData
 import FerryModel
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import Testing
 
 @Suite struct CoreDataStoreReaderCorpusTests {
-    @Test func corpusStoresArePresent() {
+    @Test(.needsCorpus) func corpusStoresArePresent() {
         #expect(allCorpusStorePaths.count >= 11)
     }
 
-    @Test(arguments: allCorpusStorePaths)
+    @Test(.needsCorpus, arguments: allCorpusStorePaths)
     func everyStoreReadsWithCountsEqualToSQLitesOwn(path: String) throws {
         let reader = try CoreDataStoreReader(path: path)
         var counts: [String: Int] = [:]
@@ -22,7 +23,7 @@ import Testing
         #expect(counts.values.reduce(0, +) == expected.values.reduce(0, +))
     }
 
-    @Test(arguments: corpusStores)
+    @Test(.needsCorpus, arguments: corpusStores)
     func versionMatchingNamesTheVersionThatMadeTheStore(_ store: CorpusStore) throws {
         let reader = try CoreDataStoreReader(path: store.storePath, model: store.modelPath)
         #expect(reader.versionMatch?.version == store.expectedVersion)
@@ -32,7 +33,7 @@ import Testing
 
     /// Hashes computed from the XML decide first; without them the identifiers, then the schema;
     /// when no version fits, the closest one's differences name the entities whose hash differs.
-    @Test func layersDecideInOrder() throws {
+    @Test(.needsCorpus) func layersDecideInOrder() throws {
         let store = corpusStores.first { $0.expectedVersion == "SampleModel2" }!
         let reader = try CoreDataStoreReader(path: store.storePath, model: store.modelPath)
         #expect(reader.versionMatch?.method == .computedVersionHashes)
@@ -56,7 +57,7 @@ import Testing
         for name in differing { #expect(none.differences.contains("entity \(name): its version hash differs from the store's")) }
     }
 
-    @Test(arguments: [
+    @Test(.needsCorpus, arguments: [
         ("SampleModel/Fixtures/SampleModel.momd", "SampleModel/Fixtures/SampleModel_V1.sqlite", "SampleModel"),
         ("SampleModel/Fixtures/SampleModel.momd", "SampleModel/Fixtures/SampleModel_V2.sqlite", "SampleModel2"),
         ("SampleModel3/Fixtures/SampleModel3.momd", "SampleModel3/Fixtures/SampleModel3_V1.sqlite", "SampleModel3"),
@@ -70,7 +71,7 @@ import Testing
         #expect(reader.versionMatch?.version == version && reader.versionMatch?.method == .versionHashes)
     }
 
-    @Test func rowsOnlyInTheWriteAheadLogAreRead() throws {
+    @Test(.needsCorpus) func rowsOnlyInTheWriteAheadLogAreRead() throws {
         let store = corpusStores.first { $0.store.hasSuffix("_WAL.sqlite") }!
         // Without its -wal the main file holds no posts: they exist only in the log.
         let directory = TemporaryDirectory()
@@ -89,7 +90,7 @@ import Testing
         #expect(posts.first?.values["color"] == "Color/p1")
     }
 
-    @Test func modelCacheGivesTheRealNamesWithoutAModel() throws {
+    @Test(.needsCorpus) func modelCacheGivesTheRealNamesWithoutAModel() throws {
         let store = corpusStores.first { $0.expectedVersion == "SampleModel2" }!
         let reader = try CoreDataStoreReader(path: store.storePath)
         #expect(reader.schemaSource == .modelCache)
@@ -102,7 +103,7 @@ import Testing
         #expect(luxury.allSatisfy { $0.values["isLimitedEdition"]?.bool != nil })
     }
 
-    @Test func toManyRelationshipsListTheirObjectsWithTheirOwnEntities() throws {
+    @Test(.needsCorpus) func toManyRelationshipsListTheirObjectsWithTheirOwnEntities() throws {
         let store = corpusStores.first { $0.expectedVersion == "SampleModel2" }!
         let reader = try CoreDataStoreReader(path: store.storePath, model: store.modelPath)
         var carsByOwner: [String: Set<String>] = [:]
@@ -117,7 +118,7 @@ import Testing
         #expect(carsByOwner.values.contains { $0.contains { $0.hasPrefix("LuxuryCar/") || $0.hasPrefix("SportCar/") } })
     }
 
-    @Test(arguments: allCorpusStorePaths)
+    @Test(.needsCorpus, arguments: allCorpusStorePaths)
     func storesAndSidecarsAreByteIdenticalAfterReading(path: String) throws {
         let directory = TemporaryDirectory()
         let copy = try writableCopy(of: path, into: directory)

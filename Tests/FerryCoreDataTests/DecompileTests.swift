@@ -2,6 +2,7 @@ import FerryCoreData
 import FerryFiles
 import FerryModel
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
 @Suite struct DecompileTests {
     static let plus = TestPaths.corpus.appendingPathComponent("coredata-sqlite/01__alemar11__CoreDataPlus/Tests/Resources")
 
-    @Test(arguments: [("SampleModel/Fixtures/SampleModel.momd", "SampleModel/SampleModel.xcdatamodeld"),
+    @Test(.needsCorpus, arguments: [("SampleModel/Fixtures/SampleModel.momd", "SampleModel/SampleModel.xcdatamodeld"),
                       ("SampleModel3/Fixtures/SampleModel3.momd", "SampleModel3/SampleModel3.xcdatamodeld")])
     func decompiledBundleReadsAsItsSource(momd: String, source: String) throws {
         let directory = TemporaryDirectory()

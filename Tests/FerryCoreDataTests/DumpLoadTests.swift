@@ -1,6 +1,7 @@
 import FerryCoreData
 import FerryModel
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import GRDB
 import Testing
@@ -39,7 +40,7 @@ import Testing
 
     /// 12 of the 15 go back whole; Wire's three later stores hold external data references
     /// (their files are not in the corpus), which are refused, named, as not written back yet.
-    @Test(arguments: SQLLayoutCorpusTests.storesWithModels)
+    @Test(.needsCorpus, arguments: SQLLayoutCorpusTests.storesWithModels)
     func aCorpusStoreDumpsTheSameAfterLoading(_ store: CorpusStore) throws {
         let directory = TemporaryDirectory()
         do {
@@ -59,7 +60,7 @@ import Testing
 
     /// The acceptance round trip: `dump --lossless -o`, then load with the version, framework
     /// version and `Z_MAX` the dump recorded: every row of every entity and join table back.
-    @Test(arguments: SQLLayoutCorpusTests.storesWithModels)
+    @Test(.needsCorpus, arguments: SQLLayoutCorpusTests.storesWithModels)
     func aLosslessDumpLoadsBackRowForRow(_ store: CorpusStore) throws {
         let directory = TemporaryDirectory()
         let records = directory.url.appendingPathComponent("records").path

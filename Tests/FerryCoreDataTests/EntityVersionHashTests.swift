@@ -2,6 +2,7 @@ import FerryCoreData
 import FerryJSON
 import FerryModel
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import Testing
 
@@ -16,7 +17,7 @@ struct EntityVersionHashTests {
     ].map { CorpusStore(store: "\(wire)/Tests/Resources/\($0.0).wiredatabase", model: "\(wire)/Resources/zmessaging.xcdatamodeld",
                         expectedVersion: $0.1) }
 
-    @Test(arguments: stores)
+    @Test(.needsCorpus, arguments: stores)
     func hashesFromXMLEqualTheStoresOwnAndNameOneVersion(_ store: CorpusStore) throws {
         let stored = try CoreDataStoreReader(path: store.storePath).metadata.versionHashes
         #expect(stored.count >= 1)
@@ -34,7 +35,7 @@ struct EntityVersionHashTests {
         #expect(matching == [store.expectedVersion])
     }
 
-    @Test(arguments: ["SampleModel", "SampleModel3"])
+    @Test(.needsCorpus, arguments: ["SampleModel", "SampleModel3"])
     func hashesFromXMLEqualTheCompiledModels(name: String) throws {
         let base = TestPaths.corpus.appendingPathComponent("coredata-sqlite/01__alemar11__CoreDataPlus/Tests/Resources/\(name)")
         let compiled = try CompiledModel(at: base.appendingPathComponent("Fixtures/\(name).momd").path)

@@ -2,6 +2,7 @@ import FerryJSON
 import FerryCoreData
 import FerryModel
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import GRDB
 import Testing
@@ -9,7 +10,7 @@ import Testing
 /// A store in the glass-art app's model-5 shape, built from its real model: Transformable
 /// columns holding keyed archives, as `NSSecureUnarchiveFromDataTransformer` writes them,
 /// of JSON bytes (glass items, reference URLs) and of string arrays (tags, techniques).
-@Suite struct GlassArtStoreTests {
+@Suite(.needsCorpus) struct GlassArtStoreTests {
     static let modelPath = TestPaths.corpus.appendingPathComponent("seedapps/molten/Molten5__contents.xml").path
 
     let directory = TemporaryDirectory()
@@ -50,7 +51,7 @@ import Testing
         return result
     }
 
-    @Test func transformableArraysDecode() throws {
+    @Test(.needsCorpus) func transformableArraysDecode() throws {
         let plan = try #require(try records()["ProjectPlan"])
         let items = try #require(plan.values["glass_items_data"]?.array)
         #expect(items.count == 2)
@@ -60,7 +61,7 @@ import Testing
         #expect(plan.values["reference_urls_data"]?.array?.first?["url"] == "https://example.com/boro-fish-tutorial")
     }
 
-    @Test func techniquesAndNullTagsDecode() throws {
+    @Test(.needsCorpus) func techniquesAndNullTagsDecode() throws {
         let log = try #require(try records()["ProjectLog"])
         #expect(log.values["techniques_used"] == ["flamework", "fuming"])
         #expect(log.values["tags"] == .null)
@@ -68,14 +69,14 @@ import Testing
         #expect(log.values["based_on_plan_id"] == "A0A0A0A0-1111-4222-8333-444444444444")
     }
 
-    @Test func uuidAttributeNamedIdIsTheRecordId() throws {
+    @Test(.needsCorpus) func uuidAttributeNamedIdIsTheRecordId() throws {
         let all = try records()
         #expect(all["ProjectPlan"]?.id == "A0A0A0A0-1111-4222-8333-444444444444")
         #expect(all["ProjectStep"]?.values["plan"] == "A0A0A0A0-1111-4222-8333-444444444444")
         #expect(all["ProjectStep"]?.id == "ProjectStep/p1")
     }
 
-    @Test func typesAreDecoded() throws {
+    @Test(.needsCorpus) func typesAreDecoded() throws {
         let plan = try #require(try records()["ProjectPlan"])
         #expect(plan.values["date_created"] == "2025-10-20T08:30:00Z")
         #expect(plan.values["is_archived"] == false)

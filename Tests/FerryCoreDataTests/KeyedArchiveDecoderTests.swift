@@ -1,6 +1,7 @@
 import FerryJSON
 import FerryCoreData
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import Testing
 
@@ -40,7 +41,7 @@ private func archive(_ object: Any) throws -> Data {
         #expect(decoded.unknownClasses.isEmpty && decoded.failure == nil)
     }
 
-    @Test func theGlassArtBlobOfTheCorpusDecodes() throws {
+    @Test(.needsCorpus) func theGlassArtBlobOfTheCorpusDecodes() throws {
         let blob = try Data(contentsOf: TestPaths.corpus.appendingPathComponent("seedapps/_generated/molten.glass_items_data.keyedarchive.bplist"))
         let expected = try JSONReader().read(Array(try Data(contentsOf: TestPaths.corpus.appendingPathComponent("seedapps/_generated/molten.glass_items_data.json"))))
         let decoded = KeyedArchiveDecoder().decode(blob)

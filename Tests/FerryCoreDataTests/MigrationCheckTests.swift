@@ -1,6 +1,7 @@
 import FerryCoreData
 import FerryModel
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import Testing
 
@@ -45,7 +46,7 @@ import Testing
 
     /// wibosco's version 2 store against version 4: every Post's new required `color` is empty
     /// (the repository's mapping model fills it); version 3's store meets nothing.
-    @Test func realStoresNeedTheirMappingModel() throws {
+    @Test(.needsCorpus) func realStoresNeedTheirMappingModel() throws {
         let base = TestPaths.corpus.appendingPathComponent("coredata-sqlite/02__wibosco__CoreDataMigration-Example")
         let model = base.appendingPathComponent("CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld").path
         let newModel = try ModelBundle(at: model).model(version: "CoreDataMigration_Example 4")

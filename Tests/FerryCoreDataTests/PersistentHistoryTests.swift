@@ -1,6 +1,7 @@
 import FerryCoreData
 import FerryJSON
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import GRDB
 import Testing
@@ -8,9 +9,9 @@ import Testing
 /// Persistent history of real stores (a SwiftData app's, two Photos libraries'), held against
 /// what SQLite itself says of ACHANGE, ATRANSACTION and Z_PRIMARYKEY.
 @Suite struct PersistentHistoryTests {
-    @Test func thereAreSuchStores() { #expect(photosAndSwiftDataStores.count >= 4) }
+    @Test(.needsCorpus) func thereAreSuchStores() { #expect(photosAndSwiftDataStores.count >= 4) }
 
-    @Test(arguments: photosAndSwiftDataStores)
+    @Test(.needsCorpus, arguments: photosAndSwiftDataStores)
     func everyChangeComesOutDecoded(path: String) throws {
         let reader = try CoreDataStoreReader(path: path)
         let directory = TemporaryDirectory()
@@ -41,7 +42,7 @@ import Testing
         }
     }
 
-    @Test func transactionStringsAreResolvedThroughTheSharedStringTable() throws {
+    @Test(.needsCorpus) func transactionStringsAreResolvedThroughTheSharedStringTable() throws {
         let path = try #require(photosAndSwiftDataStores.first { $0.hasSuffix("default.store") })
         var bundles: Set<String> = []
         try PersistentHistory.forEachChange(of: try CoreDataStoreReader(path: path)) { change in
@@ -51,7 +52,7 @@ import Testing
         #expect(bundles == ["com.sdsoftware.ResourcesManager"])
     }
 
-    @Test func aStoreWithoutHistorySaysSo() throws {
+    @Test(.needsCorpus) func aStoreWithoutHistorySaysSo() throws {
         let store = try #require(corpusStores.first)
         let reader = try CoreDataStoreReader(path: store.storePath, model: store.modelPath)
         #expect(try PersistentHistory.summary(of: reader) == nil)

@@ -1,6 +1,7 @@
 import FerryCoreData
 import FerryModel
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import GRDB
 import Testing
@@ -10,7 +11,7 @@ import Testing
 @Suite struct SQLLayoutCorpusTests {
     static let storesWithModels = corpusStores + wireStores
 
-    @Test(arguments: storesWithModels)
+    @Test(.needsCorpus, arguments: storesWithModels)
     func predictionFromTheModelEqualsTheStoresSchema(_ store: CorpusStore) throws {
         let reader = try CoreDataStoreReader(path: store.storePath, model: store.modelPath)
         #expect(reader.versionMatch?.version == store.expectedVersion)
@@ -34,7 +35,7 @@ import Testing
         }
     }
 
-    @Test(arguments: storesWithModels)
+    @Test(.needsCorpus, arguments: storesWithModels)
     func everyStoreDumpsWithItsModelWithCountsEqualToSQLitesOwn(_ store: CorpusStore) throws {
         let reader = try CoreDataStoreReader(path: store.storePath, model: store.modelPath)
         #expect(reader.mapping.problems.isEmpty)
@@ -48,7 +49,7 @@ import Testing
     }
 
     /// Every relationship of every entity is read from where Core Data put it: none is left unmapped.
-    @Test(arguments: storesWithModels)
+    @Test(.needsCorpus, arguments: storesWithModels)
     func noStoredPropertyIsLeftUnmapped(_ store: CorpusStore) throws {
         let reader = try CoreDataStoreReader(path: store.storePath, model: store.modelPath)
         for entity in reader.mapping.entities where entity.number != nil {
@@ -80,7 +81,7 @@ import Testing
 /// `Z_MODELCACHE` names the same tables and columns; migrations appended columns at the end,
 /// so order is not compared.
 @Suite struct SQLLayoutModelCacheTests {
-    @Test(arguments: photosAndSwiftDataStores)
+    @Test(.needsCorpus, arguments: photosAndSwiftDataStores)
     func layoutOfTheModelCacheNamesTheStoresTablesAndColumns(path: String) throws {
         let reader = try CoreDataStoreReader(path: path)
         #expect(reader.schemaSource == .modelCache)

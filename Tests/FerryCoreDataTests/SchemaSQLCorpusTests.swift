@@ -1,6 +1,7 @@
 import FerryCoreData
 import FerryModel
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import GRDB
 import Testing
@@ -33,7 +34,7 @@ import Testing
         return CoreDataSchemaSQL(model: reader.model, layout: layout, frameworkVersion: framework, history: history)
     }
 
-    @Test(arguments: SQLLayoutCorpusTests.storesWithModels)
+    @Test(.needsCorpus, arguments: SQLLayoutCorpusTests.storesWithModels)
     func everyPredictedStatementIsTheStoresOwn(_ store: CorpusStore) throws {
         let schema = try Self.predicted(store)
         let real = try Self.created(store.storePath)
@@ -55,7 +56,7 @@ import Testing
     }
 
     /// What a store holds beyond the prediction is a migration's leftovers, each of a known kind.
-    @Test(arguments: SQLLayoutCorpusTests.storesWithModels)
+    @Test(.needsCorpus, arguments: SQLLayoutCorpusTests.storesWithModels)
     func everyOtherStatementIsAMigrationsLeftover(_ store: CorpusStore) throws {
         let schema = try Self.predicted(store)
         let real = try Self.created(store.storePath)

@@ -1,6 +1,7 @@
 import FerryCoreData
 import FerryModel
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import GRDB
 import Testing
@@ -32,7 +33,8 @@ import Testing
     }
 
     @Test func damagedFileIsReported() throws {
-        let source = allCorpusStorePaths.first { $0.hasSuffix("SampleModel_V2.sqlite") }!
+        // The repository's own sample store: this test stands without the shared corpus.
+        let source = TestPaths.samples.appendingPathComponent("molten/Molten.sqlite").path
         var data = try Data(contentsOf: URL(fileURLWithPath: source))
         for index in stride(from: 100, to: data.count, by: 7) { data[index] ^= 0x5A }
         let path = try directory.write(data, to: "damaged.sqlite")
@@ -43,7 +45,7 @@ import Testing
         guard case .corruptStore = error.kind else { Issue.record("expected corruptStore, got \(error)"); return }
     }
 
-    @Test func modelThatDoesNotDescribeTheStoreIsRefused() throws {
+    @Test(.needsCorpus) func modelThatDoesNotDescribeTheStoreIsRefused() throws {
         let wibosco = corpusStores[0]
         let other = corpusStores.first { $0.expectedVersion == "SampleModel2" }!
         let error = try #require(throws: CoreDataReadError.self) { try CoreDataStoreReader(path: wibosco.storePath, model: other.modelPath) }
@@ -51,7 +53,7 @@ import Testing
         #expect(detail.contains("no version of") && detail.contains("table ZPOST is not in the model"))
     }
 
-    @Test func explicitVersionThatDoesNotFitIsRefused() throws {
+    @Test(.needsCorpus) func explicitVersionThatDoesNotFitIsRefused() throws {
         let store = corpusStores[0]
         let error = try #require(throws: CoreDataReadError.self) {
             try CoreDataStoreReader(path: store.storePath, model: store.modelPath, version: "CoreDataMigration_Example 4")
@@ -60,14 +62,14 @@ import Testing
         #expect(detail.contains("no column ZHIDE"))
     }
 
-    @Test func preXcode4ModelIsRefusedWithTheModelError() throws {
+    @Test(.needsCorpus) func preXcode4ModelIsRefusedWithTheModelError() throws {
         let store = corpusStores[0]
         let model = TestPaths.fixtures("FerryModelTests").appendingPathComponent("PreXcode4.xcdatamodel").path
         let error = try #require(throws: ModelError.self) { try CoreDataStoreReader(path: store.storePath, model: model) }
         #expect(error.kind == .preXcode4Model)
     }
 
-    @Test func unknownEntityInAFilter() throws {
+    @Test(.needsCorpus) func unknownEntityInAFilter() throws {
         let reader = try CoreDataStoreReader(path: corpusStores[0].storePath)
         #expect(kind { try reader.forEachRecord(entity: "Comment") { _ in } } == .unknownEntity("Comment", available: ["Post"]))
     }

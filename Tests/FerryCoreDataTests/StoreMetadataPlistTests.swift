@@ -1,6 +1,7 @@
 import FerryCoreData
 import FerryModel
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import GRDB
 import Testing
@@ -21,9 +22,9 @@ import Testing
         return Array(try #require(blob))
     }
 
-    @Test func thereAreStores() { #expect(allCorpusStorePaths.count >= 19) }
+    @Test(.needsCorpus) func thereAreStores() { #expect(allCorpusStorePaths.count >= 19) }
 
-    @Test(arguments: allCorpusStorePaths)
+    @Test(.needsCorpus, arguments: allCorpusStorePaths)
     func everyStoresPlistIsWrittenBackByteForByte(path: String) throws {
         let stored = try Self.storedPlist(path)
         let value = try BinaryPropertyList.read(Data(stored))
@@ -31,7 +32,7 @@ import Testing
     }
 
     /// Inserted by name, listed by bucket: the hash dictionary of every store, from 1 to 68 entities.
-    @Test(arguments: allCorpusStorePaths)
+    @Test(.needsCorpus, arguments: allCorpusStorePaths)
     func entityHashesAreInCoreFoundationsOrder(path: String) throws {
         let value = try BinaryPropertyList.read(Data(try Self.storedPlist(path)))
         let names = try #require(value["NSStoreModelVersionHashes"]?.members).map(\.key)
@@ -41,7 +42,7 @@ import Testing
     /// Computed from the XML and the framework version the store names: the store's own bytes
     /// where it holds Core Data's keys alone (11 stores); Core Data's keys and values where an
     /// app added its own (Wire's 4).
-    @Test(arguments: SQLLayoutCorpusTests.storesWithModels)
+    @Test(.needsCorpus, arguments: SQLLayoutCorpusTests.storesWithModels)
     func metadataFromTheModelIsTheStoresOwn(_ store: CorpusStore) throws {
         let reader = try CoreDataStoreReader(path: store.storePath, model: store.modelPath)
         let framework = try #require(reader.metadata.frameworkVersion.flatMap { Int($0) })
@@ -60,7 +61,7 @@ import Testing
         }
     }
 
-    @Test func mostStoresWithModelsHoldCoreDatasKeysAlone() throws {
+    @Test(.needsCorpus) func mostStoresWithModelsHoldCoreDatasKeysAlone() throws {
         let alone = try SQLLayoutCorpusTests.storesWithModels.filter { store in
             let keys = try BinaryPropertyList.read(Data(try Self.storedPlist(store.storePath))).members?.map(\.key) ?? []
             return Set(keys).isSubset(of: Self.coreDataKeys)

@@ -1,6 +1,7 @@
 import FerryCoreData
 import FerryModel
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import GRDB
 import Testing
@@ -10,7 +11,7 @@ import Testing
 /// store's entity and join tables hold the same rows, `Z_PRIMARYKEY` the same rows, the metadata
 /// the same version hashes, and its schema is the original's where no migration changed it.
 @Suite struct StoreWriterCorpusTests {
-    @Test(arguments: SQLLayoutCorpusTests.storesWithModels)
+    @Test(.needsCorpus, arguments: SQLLayoutCorpusTests.storesWithModels)
     func aStoreWrittenAgainHoldsTheSameRows(_ store: CorpusStore) throws {
         let reader = try CoreDataStoreReader(path: store.storePath, model: store.modelPath)
         let directory = TemporaryDirectory()

@@ -1,5 +1,6 @@
 import FerryJSON
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import Testing
 
@@ -154,7 +155,7 @@ private func failure(_ text: String) -> JSONReadError? {
         #expect(failure("{\(members), \"k29\": 1}")?.kind == .duplicateKey("k29"))
     }
 
-    @Test(arguments: TestPaths.files(under: TestPaths.corpus.appendingPathComponent("seedapps")) { $0.hasSuffix(".json") })
+    @Test(.needsCorpus, arguments: TestPaths.files(under: TestPaths.corpus.appendingPathComponent("seedapps")) { $0.hasSuffix(".json") })
     func everySeedAppJSONFileAgreesWithFoundation(path: String) throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         let ours = try JSONReader().read(Array(data))

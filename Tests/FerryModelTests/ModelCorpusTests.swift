@@ -1,5 +1,6 @@
 import FerryModel
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import Testing
 
@@ -18,12 +19,12 @@ enum Corpus {
 }
 
 @Suite struct ModelCorpusTests {
-    @Test func corpusIsPresent() {
+    @Test(.needsCorpus) func corpusIsPresent() {
         #expect(Corpus.modelsFolderContents.count >= 130, "expected the shared corpus at \(TestPaths.corpus.path)")
         #expect(Corpus.bundles.count >= 25)
     }
 
-    @Test(arguments: Corpus.contentsFiles)
+    @Test(.needsCorpus, arguments: Corpus.contentsFiles)
     func everyRealModelParsesWithCountsMatchingAnIndependentScan(path: String) throws {
         let model = try ModelParser().parse(contentsOf: path)
         let expected = try IndependentModelCount.entities(inFile: path)
@@ -34,7 +35,7 @@ enum Corpus {
         }
     }
 
-    @Test(arguments: Corpus.bundles)
+    @Test(.needsCorpus, arguments: Corpus.bundles)
     func everyBundleResolvesItsDeclaredCurrentVersionOrWarns(path: String) throws {
         let bundle = try ModelBundle(at: path)
         let data = try Data(contentsOf: URL(fileURLWithPath: path).appendingPathComponent(".xccurrentversion"))
@@ -53,7 +54,7 @@ enum Corpus {
     }
 
     /// Two corpus bundles are known to lack a usable current version.
-    @Test func knownBrokenCurrentVersionsWarn() throws {
+    @Test(.needsCorpus) func knownBrokenCurrentVersionsWarn() throws {
         let empty = try ModelBundle(at: TestPaths.corpus.appendingPathComponent(
             "models/015__JohnEstropia__CoreStore__Advanced.EvolutionDemo.xcdatamodeld").path)
         #expect(empty.currentVersion.name == "Advanced.EvolutionDemo.V2")

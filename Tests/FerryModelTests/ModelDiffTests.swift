@@ -1,5 +1,6 @@
 import FerryModel
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import Testing
 
@@ -126,7 +127,7 @@ let diffCases: [DiffCase] = [
         #expect(comparison.verdict == .mappingModel)
     }
 
-    @Test func wiboscoVersionsNeedMappingModelsWhereTheRepositoryHasThem() throws {
+    @Test(.needsCorpus) func wiboscoVersionsNeedMappingModelsWhereTheRepositoryHasThem() throws {
         // The repository ships Migration1to2 and Migration2to3 mapping models, and none for 3 to 4.
         let bundle = try ModelBundle(at: TestPaths.corpus.appendingPathComponent(
             "models/010__wibosco__CoreDataMigration-Example__CoreDataMigration_Example.xcdatamodeld").path)
@@ -134,7 +135,7 @@ let diffCases: [DiffCase] = [
         #expect(verdicts == [.mappingModel, .mappingModel, .lightweight])
     }
 
-    @Test func revisedWiboscoVersionsAreLightweightThanksToRenamingIdentifiers() throws {
+    @Test(.needsCorpus) func revisedWiboscoVersionsAreLightweightThanksToRenamingIdentifiers() throws {
         let bundle = try ModelBundle(at: TestPaths.corpus.appendingPathComponent(
             "models/031__wibosco__CoreDataMigrationRevised-Example__CoreDataMigration_Example.xcdatamodeld").path)
         let comparisons = try ModelDiff().compareConsecutiveVersions(of: bundle)
@@ -142,7 +143,7 @@ let diffCases: [DiffCase] = [
         #expect(comparisons[0].changes.map(\.kind) == [.attributeRenamed])
     }
 
-    @Test func glassArtBlobsToChildEntitiesIsInferableButDropsTheBlobs() throws {
+    @Test(.needsCorpus) func glassArtBlobsToChildEntitiesIsInferableButDropsTheBlobs() throws {
         let five = try ModelParser().parse(contentsOf: TestPaths.corpus.appendingPathComponent("seedapps/molten/Molten5__contents.xml").path)
         let six = try ModelParser().parse(contentsOf: TestPaths.corpus.appendingPathComponent("seedapps/molten/Molten6__contents.xml").path)
         let comparison = ModelDiff().compare(five, six)
@@ -150,7 +151,7 @@ let diffCases: [DiffCase] = [
         #expect(comparison.changes.contains { $0.kind == .entityAdded })
     }
 
-    @Test(arguments: Corpus.bundles)
+    @Test(.needsCorpus, arguments: Corpus.bundles)
     func everyCorpusBundleComparesVersionByVersion(path: String) throws {
         let bundle = try ModelBundle(at: path)
         let comparisons = try ModelDiff().compareConsecutiveVersions(of: bundle)

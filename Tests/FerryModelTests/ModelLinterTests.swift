@@ -1,5 +1,6 @@
 import FerryModel
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import Testing
 
@@ -164,7 +165,7 @@ let lintCases: [LintCase] = [
         #expect(report.findings.contains { $0.rule == .transformableCollection } == isCollection)
     }
 
-    @Test func glassArtModelFiveIsFlaggedAndModelNineIsClean() throws {
+    @Test(.needsCorpus) func glassArtModelFiveIsFlaggedAndModelNineIsClean() throws {
         let five = ModelLinter().lint(try ModelParser().parse(contentsOf: TestPaths.corpus.appendingPathComponent("seedapps/molten/Molten5__contents.xml").path))
         let collections = five.findings.filter { $0.rule == .transformableCollection }.map(\.location)
         #expect(Set(collections) == ["ProjectLog.glass_items_data", "ProjectLog.tags", "ProjectLog.techniques_used",
@@ -174,14 +175,14 @@ let lintCases: [LintCase] = [
         #expect(nine.cloudKit.applies && !nine.hasErrors)
     }
 
-    @Test(arguments: Corpus.modelsFolderContents)
+    @Test(.needsCorpus, arguments: Corpus.modelsFolderContents)
     func corpusModelsDeclaringCloudKitHaveNoCloudKitErrors(path: String) throws {
         let report = ModelLinter().lint(try ModelParser().parse(contentsOf: path))
         let cloudKitErrors = report.findings.filter { $0.rule.isCloudKitRule && $0.severity == .error }
         #expect(cloudKitErrors.isEmpty, "\(cloudKitErrors.map { "\($0.location): \($0.message)" })")
     }
 
-    @Test func corpusHasModelsThatDeclareCloudKit() throws {
+    @Test(.needsCorpus) func corpusHasModelsThatDeclareCloudKit() throws {
         let declaring = try Corpus.modelsFolderContents.filter { try ModelLinter().lint(ModelParser().parse(contentsOf: $0)).cloudKit.applies }
         #expect(declaring.count >= 6)
     }

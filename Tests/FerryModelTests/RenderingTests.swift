@@ -1,5 +1,6 @@
 import FerryModel
 import FerryTestSupport
+import FerryTestTraits
 import Foundation
 import Testing
 
@@ -44,7 +45,7 @@ import Testing
         #expect(svg.contains("<svg") && svg.contains("Bed") == name.hasPrefix("Everything"))
     }
 
-    @Test(.enabled(if: CommandRunner.isAvailable("dot"), "Graphviz is not installed"), arguments: Corpus.modelsFolderContents.prefix(40))
+    @Test(.needsCorpus, .enabled(if: CommandRunner.isAvailable("dot"), "Graphviz is not installed"), arguments: Corpus.modelsFolderContents.prefix(40))
     func graphvizAcceptsTheDotOutputOfRealModels(path: String) throws {
         let directory = TemporaryDirectory()
         let source = try directory.write(DOTRenderer().render(try ModelParser().parse(contentsOf: path)), to: "model.dot")
