@@ -15,6 +15,9 @@ public struct BundleImporter: Sendable {
     public var limits: BundleLimits
     public var backup: StoreBackup
     public var merge: Bool
+    /// Replace a target that is not a Ferry store (after a backup) instead of refusing it; a
+    /// merge needs a Ferry store whatever this says.
+    public var replaceForeign = false
     /// Called as the archive is unpacked and as the parts of the store's check finish.
     public var progress: (@Sendable (BundleProgress) -> Void)?
 
@@ -37,6 +40,8 @@ public struct BundleImporter: Sendable {
     public func importBundle(_ bundle: String, into store: String) throws -> Result {
         // A link's file is replaced, not the link; staging beside it, on its file system.
         let store = StoreFiles.resolved(store)
+        // Judged before anything is unpacked, backed up or written.
+        try ReplaceableStore.check(store, allowForeign: replaceForeign && !merge)
         let staging = try StagingFolder(beside: store, purpose: "import")
         let scan = try BundleScanner(limits: limits, progress: progress).scan(bundle, into: staging)
         let validation = BagValidator().validate(scan)

@@ -69,4 +69,17 @@ import Testing
         #expect(refused.stderr.contains("not a Ferry dump") && refused.stderr.contains("notes.txt"), "\(refused.stderr)")
         #expect(files(in: mine) == ["notes.txt"])
     }
+
+    @Test func aReportThatCannotBeWrittenFailsBeforeTheStoreIsWritten() throws {
+        let folder = path("reports-are-folders")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for report in [path("no-such-folder/report.json"), folder, "/proc/ferry-report.json"] {
+            let store = path("report-\(abs(report.hashValue)).ferry")
+            let result = try ferry("convert", "Samples/roots", "--to", store, "--report", report)
+            #expect(result.status == 73, "\(report): \(result.stderr)")
+            #expect(result.stderr.contains(report), "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: store), "\(report): the store was written")
+        }
+        #expect(files(in: directory.path).filter { $0.hasPrefix(".") }.isEmpty, "\(files(in: directory.path))")
+    }
 }

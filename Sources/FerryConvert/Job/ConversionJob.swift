@@ -26,6 +26,8 @@ public struct ConversionJob {
     public var dryRun: Bool
     public var backup: StoreBackup
     public var ferryVersion: String
+    /// Replace a target that is not a Ferry store (after a backup) instead of refusing it.
+    public var replaceForeign = false
 
     public init(inputs: [String], store: String, options: ConversionOptions = ConversionOptions(), dryRun: Bool = false,
                 backup: StoreBackup = StoreBackup(), ferryVersion: String = "0") {
@@ -54,11 +56,14 @@ public struct ConversionJob {
             report.counts(try convert(scanned, into: target, report: report, run: run))
             try target.close()
         } else if exists {
-            // Roll back what a killed conversion left unfinished, then refuse a file that is not a
-            // Ferry store before backing it up or writing to it.
-            try StoreFiles.settle(store)
-            try CanonicalStore(path: store, readOnly: true).close()
-            try rewrite(scanned, report: report, run: run)
+            // A file that is not a Ferry store is refused before anything is backed up or written
+            // (read only: its journal files stay as they are), or replaced whole when allowed.
+            if try ReplaceableStore.check(store, allowForeign: replaceForeign) {
+                try StoreFiles.settle(store)
+                try rewrite(scanned, report: report, run: run)
+            } else {
+                try writeNew(scanned, report: report, run: run, replacingForeign: true)
+            }
         } else {
             try writeNew(scanned, report: report, run: run)
         }
@@ -137,7 +142,8 @@ public struct ConversionJob {
     }
 
     /// Builds a new store under a temporary name in the target's folder, then renames it into place.
-    private func writeNew(_ scanned: [ScannedInput], report: ReportBuilder, run: (version: String, inputs: JSONValue)) throws {
+    private func writeNew(_ scanned: [ScannedInput], report: ReportBuilder, run: (version: String, inputs: JSONValue),
+                          replacingForeign: Bool = false) throws {
         let url = URL(fileURLWithPath: store)
         let folder = url.deletingLastPathComponent().path
         guard FileManager.default.isWritableFile(atPath: folder) else {
@@ -166,6 +172,11 @@ public struct ConversionJob {
                                                        { [temporary] in try StoreSync.flush(temporary); return [] }]
         let problems = try ParallelJobs.run(jobs, threads: 2).flatMap { $0 }
         guard problems.isEmpty else { throw StoreError(.integrity(problems), path: store) }
+        if replacingForeign {
+            try StoreFiles.replace(store, with: temporary, backup: backup) { report.backup($0) }
+            published = true
+            return
+        }
         guard !FileManager.default.fileExists(atPath: store) else {
             throw StoreError(.cannotCreate("it appeared while converting; nothing was written"), path: store)
         }

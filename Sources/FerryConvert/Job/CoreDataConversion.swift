@@ -32,6 +32,10 @@ public struct CoreDataConversion {
         guard FileManager.default.isWritableFile(atPath: folder.isEmpty ? "." : folder) else {
             throw CoreDataWriteError(kind: .cannotWrite("the folder \(folder) does not exist or is not writable"), file: target)
         }
+        // Only a store of the model being written is replaced (never a canonical store, never an
+        // app's other store), unless allowed: judged before anything is converted.
+        try ReplaceableCoreDataStore.check(target, model: try appModel?.model ?? CanonicalCoreDataWriter.canonicalModel(),
+                                           allowForeign: job.replaceForeign)
         let canonical = FileSync.temporaryPath(beside: target, purpose: "canonical")
         defer { FileSync.removeDatabase(canonical) }
         var inner = job

@@ -113,7 +113,7 @@ public final class CoreDataStoreFile: @unchecked Sendable {
         ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
     }
 
-    private static func immutableURI(_ path: String) -> String {
+    package static func immutableURI(_ path: String) -> String {
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: "?#%")
@@ -122,7 +122,7 @@ public final class CoreDataStoreFile: @unchecked Sendable {
 
     /// Debian's SQLite is built with SQLITE_USE_URI; others may not be, and would then take
     /// `file:…` for a plain file name.
-    private static let supportsURIFilenames: Bool = {
+    package static let supportsURIFilenames: Bool = {
         let used = try? DatabaseQueue().read { db in try Bool.fetchOne(db, sql: "SELECT sqlite_compileoption_used('USE_URI')") }
         return (used ?? nil) ?? false
     }()

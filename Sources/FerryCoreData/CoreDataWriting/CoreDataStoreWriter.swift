@@ -313,6 +313,8 @@ public struct CoreDataWriteError: Error, Sendable, CustomStringConvertible {
         case unknownEntity(String)
         case unknownProperty(String, record: String)
         case refused(String, record: String)
+        /// The file at the target is not a store of the model being written (``ReplaceableCoreDataStore``).
+        case foreignTarget(String)
     }
 
     public let kind: Kind
@@ -329,6 +331,7 @@ public struct CoreDataWriteError: Error, Sendable, CustomStringConvertible {
     public var reason: String {
         switch kind {
         case .exists: return "exists; a new store is never written over a file"
+        case .foreignTarget(let what): return "not a store of this model: \(what); Ferry replaces only a store of the model it writes (--replace-foreign replaces it, after a backup)"
         case .cannotWrite(let reason): return "cannot write the store: \(reason)"
         case .unsupported(let what): return "the model asks for what Ferry does not write: \(what)"
         case .noMapping(let why): return why

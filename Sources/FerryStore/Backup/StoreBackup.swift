@@ -64,6 +64,12 @@ public struct StoreBackup: Sendable {
         // This run's until the write it stands for is done: registered before it has its name.
         ScratchFiles.register(final)
         do {
+            guard Self.isSQLite(storePath) else {
+                // A foreign file replaced on request (--replace-foreign): kept as its bytes.
+                try FileManager.default.copyItem(atPath: storePath, toPath: temporary)
+                try StoreSync.publish(temporary, as: final, reportingAs: storePath) { .backup("cannot name the copy \(final): \($0)") }
+                return final
+            }
             let copy = try Self.checkedCopy(storePath, to: temporary)
             guard copy.problems.isEmpty else { throw StoreError(.backup("the copy fails its integrity check: \(copy.problems.prefix(2).joined(separator: "; "))"), path: storePath) }
             guard copy.expected == copy.found else { throw StoreError(.backup("the copy's row counts differ from the store's"), path: storePath) }
@@ -82,6 +88,12 @@ public struct StoreBackup: Sendable {
             throw StoreError(.backup("\(error)"), path: storePath)
         }
         return final
+    }
+
+    static func isSQLite(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: 16)) == Data("SQLite format 3\0".utf8)
     }
 
     /// The store's backups, oldest first.

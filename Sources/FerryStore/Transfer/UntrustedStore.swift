@@ -1,4 +1,5 @@
 import Foundation
+import FerryCoreData
 import GRDB
 
 /// Checks a store file that came from outside (a bundle) before Ferry uses it: a Ferry schema
@@ -72,14 +73,21 @@ public enum UntrustedStore {
 
     /// The schema version, once the schema is exactly what Ferry's migrations make for it. Read
     /// only, with schema-defined functions disabled: nothing the file defines runs before this.
-    static func checkSchema(_ path: String) throws -> Int {
+    /// - Parameter immutable: read the main file alone, as SQLite's `immutable=1` does: no
+    ///   journal is read and no `-shm` made beside a file that is not Ferry's to touch.
+    static func checkSchema(_ path: String, immutable: Bool = false) throws -> Int {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA trusted_schema = OFF") }
-        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        let opened = immutable && CoreDataStoreFile.supportsURIFilenames ? CoreDataStoreFile.immutableURI(path) : path
+        let queue = try DatabaseQueue(path: opened, configuration: configuration)
         defer { try? queue.close() }
         let version = try queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") ?? 0 }
-        guard version >= 1 else { throw StoreError(.notACanonicalStore("it has no Ferry schema version"), path: path) }
+        guard version >= 1 else {
+            let tables = try queue.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name") }
+            throw StoreError(.notACanonicalStore(tables.isEmpty ? "it has no Ferry schema version"
+                : "it has tables (\(tables.prefix(4).joined(separator: ", "))\(tables.count > 4 ? ", …" : "")) but no Ferry schema version"), path: path)
+        }
         guard version <= CanonicalStore.schemaVersion else {
             throw StoreError(.newerSchema(found: version, known: CanonicalStore.schemaVersion), path: path)
         }

@@ -77,25 +77,41 @@ extension Ferry {
 
         func run() throws {
             if !dryRun { LeftoverNotice.sweep(beside: store) }
+            // Every output is checked before any work: a report that cannot be written fails here,
+            // not after the store was written.
+            var reportFile = try report.map(Self.openReport)
+            defer { reportFile?.discard() }
             let result = try ProgressLine.around { line in
                 let coreData = `as` == .coreData
                 var options = ConversionOptions(from: from.app, model: coreData ? inputModel : model, keepGoing: keepGoing, epoch: epoch.epoch)
                 options.progress = line?.conversionUpdates
                 options.openArchive = ArchiveReader.opener
-                let job = ConversionJob(inputs: inputs, store: store, options: options, dryRun: dryRun,
+                var job = ConversionJob(inputs: inputs, store: store, options: options, dryRun: dryRun,
                                         backup: backups.backup, ferryVersion: Ferry.version)
+                job.replaceForeign = backups.replaceForeign
                 guard coreData else { return try job.run() }
                 let appModel = try model.map { path in (path: path, model: try ModelBundle.opening(path).model(version: nil)) }
                 return try CoreDataConversion(job: job, appModel: appModel).run()
             }
-            if let report {
-                var file = try AtomicFile(path: report)
+            if var file = reportFile {
                 try file.write(Array(try result.json().utf8))
                 try file.commit()
+                reportFile = nil
             }
             Console.error(result.text)
             if !result.rejected.isEmpty { throw ExitCode(1) }
         }
+    }
+}
+
+extension Ferry.Convert {
+    /// The report's file, made (under a temporary name beside it) before the conversion starts.
+    static func openReport(_ path: String) throws -> AtomicFile {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            throw OutputError(path: path, reason: "is a folder; name a file for the report")
+        }
+        return try AtomicFile(path: path)
     }
 }
 

@@ -34,8 +34,9 @@ extension Ferry {
         func run() throws {
             LeftoverNotice.sweep(beside: store)
             let result = try ProgressLine.around { line in
-                try BundleImporter(backup: backups.backup, merge: merge, progress: line?.bundleUpdates)
-                    .importBundle(bundle, into: store)
+                var importer = BundleImporter(backup: backups.backup, merge: merge, progress: line?.bundleUpdates)
+                importer.replaceForeign = backups.replaceForeign
+                return try importer.importBundle(bundle, into: store)
             }
             let rows = CanonicalTables.countsLine(result.counts)
             Console.error("""

@@ -44,6 +44,7 @@ extension Ferry {
             let dumped = try CoreDataDumpLoader.DumpedStore(directory: directory)
             let version = versionName ?? dumped?.version.flatMap { name in bundle.versions.contains { $0.name == name } ? name : nil }
             let loader = CoreDataDumpLoader(model: try bundle.model(version: version))
+            try ReplaceableCoreDataStore.check(to, model: loader.model, allowForeign: backups.replaceForeign)
             // As everywhere in Ferry: a store is replaced only after a verified copy of it is kept.
             let backup = FileManager.default.fileExists(atPath: to) ? try backups.backup.take(to) : nil
             let counts: [String: Int]
