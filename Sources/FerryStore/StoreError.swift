@@ -13,6 +13,8 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         case backup(String)
         case cannotCreate(String)
         case locked
+        /// Nothing is where the store (or its backups) should be: its own kind, exit 66.
+        case fileNotFound(String)
         /// Another process changed the store while Ferry wrote a copy of it to put in its place.
         case changedMeanwhile
     }
@@ -53,6 +55,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         case .backup(let reason): return "backup failed: \(reason)"
         case .cannotCreate(let reason): return "cannot create the store: \(reason)"
         case .locked: return "the store is locked by another process; try again when it is done"
+        case .fileNotFound(let what): return what
         case .changedMeanwhile: return "another process changed the store while Ferry worked on a copy of it; nothing was written, run again"
         }
     }

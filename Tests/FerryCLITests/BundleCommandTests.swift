@@ -89,9 +89,17 @@ import Testing
         for _ in 0..<3 { #expect(try ferry("backup", store, "--keep", "2").status == 0) }
         #expect(try ferry("backups", store).stdout.split(separator: "\n").count == 2)
 
+        // Nothing where a store or its backups should be is missing input (66), for every backup command.
         let none = try ferry("restore", path("other.ferry"))
-        #expect(none.status == 73)
+        #expect(none.status == 66, "\(none.stderr)")
         #expect(none.stderr.contains("there are no backups in \(path("other.ferry")).backups/ to restore from"))
+        let noStore = try ferry("backup", path("other.ferry"))
+        #expect(noStore.status == 66 && noStore.stderr.contains("other.ferry: no such store"), "\(noStore.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: path("other.ferry.backups")))
+        let noList = try ferry("backups", path("other.ferry"))
+        #expect(noList.status == 66 && noList.stderr.contains("no such store, and no backups"), "\(noList.stderr)")
+        let noBackup = try ferry("restore", store, "--from", path("nope.ferry"))
+        #expect(noBackup.status == 66 && noBackup.stderr.contains("no such backup"), "\(noBackup.stderr)")
     }
 
     @Test func restoreRefusesABackupThatIsNotAFerryStore() throws {

@@ -82,4 +82,12 @@ import Testing
         }
         #expect(files(in: directory.path).filter { $0.hasPrefix(".") }.isEmpty, "\(files(in: directory.path))")
     }
+
+    @Test func countsOfOneAreSingular() throws {
+        let forager = TestPaths.samples.appendingPathComponent("forager/Forager.sqlite").path
+        let one = try ferry("dump", forager, "--entity", "Tag", "-o", path("one-entity"))
+        #expect(one.status == 0, "\(one.stderr)")
+        #expect(one.stderr.contains(" from 1 entity written to"), "\(one.stderr)")
+        #expect(!one.stderr.contains("1 entities"))
+    }
 }

@@ -24,9 +24,9 @@ public struct StoreRestore: Sendable {
     /// - Parameter source: a backup file; the newest of the store's backups when nil.
     public func restore(_ store: String, from source: String? = nil) throws -> Result {
         guard let source = source ?? StoreBackup.backups(of: store).last else {
-            throw StoreError(.backup("there are no backups in \(StoreBackup.folder(for: store))/ to restore from"), path: store)
+            throw StoreError(.fileNotFound("there are no backups in \(StoreBackup.folder(for: store))/ to restore from"), path: store)
         }
-        guard FileManager.default.fileExists(atPath: source) else { throw StoreError(.backup("no such backup: \(source)"), path: store) }
+        guard FileManager.default.fileExists(atPath: source) else { throw StoreError(.fileNotFound("no such backup: \(source)"), path: store) }
         _ = try UntrustedStore.check(source)
         let temporary = FileSync.temporaryPath(beside: store, purpose: "restore")
         var published = false

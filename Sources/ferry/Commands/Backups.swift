@@ -26,7 +26,7 @@ extension Ferry {
         }
 
         func run() throws {
-            guard FileManager.default.fileExists(atPath: store) else { throw StoreError(.backup("no such store"), path: store) }
+            guard FileManager.default.fileExists(atPath: store) else { throw StoreError(.fileNotFound("no such store"), path: store) }
             LeftoverNotice.sweep(beside: store)
             let path = try StoreBackup(keep: keep).backUp(store)
             Console.output(path + "\n")
@@ -49,6 +49,10 @@ extension Ferry {
 
         func run() throws {
             let backups = StoreBackup.backups(of: store)
+            // A store that is gone may still have backups (to restore from); neither is a mistyped name.
+            guard !backups.isEmpty || FileManager.default.fileExists(atPath: store) else {
+                throw StoreError(.fileNotFound("no such store, and no backups in \(StoreBackup.folder(for: store))/"), path: store)
+            }
             let sizes = backups.map { ((try? FileManager.default.attributesOfItem(atPath: $0))?[.size] as? Int) ?? 0 }
             switch format {
             case .json:

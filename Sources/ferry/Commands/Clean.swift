@@ -38,7 +38,7 @@ extension Ferry {
             }
             for failure in failures { Console.error("ferry: error: \(failure.path): \(failure.reason)") }
             let total = found.reduce(0) { $0 + $1.bytes }
-            Console.error("ferry: \(dryRun ? "would remove" : "removed") \(LeftoverNotice.count(found.count - failures.count, "leftover")) "
+            Console.error("ferry: \(dryRun ? "would remove" : "removed") \(Console.count(found.count - failures.count, "leftover")) "
                           + "(\(LeftoverNotice.bytes(total)))")
             if !failures.isEmpty { throw ExitCode(74) }
         }

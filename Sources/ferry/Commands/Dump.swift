@@ -71,7 +71,8 @@ extension Ferry {
                 Console.error("ferry: warning: \(reader.path): \(warning)" + (count > 1 ? " (\(count) times)" : ""))
             }
             let total = result.counts.values.reduce(0, +)
-            Console.error("ferry: \(total) records from \(result.counts.count) entities" + (output.map { " written to \($0)" } ?? ""))
+            Console.error("ferry: \(Console.count(total, "record")) from \(Console.count(result.counts.count, "entity", plural: "entities"))"
+                          + (output.map { " written to \($0)" } ?? ""))
         }
 
         private func writeHistory(_ reader: CoreDataStoreReader) throws {

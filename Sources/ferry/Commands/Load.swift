@@ -56,7 +56,7 @@ extension Ferry {
             }
             backup?.keep()
             let total = counts.values.reduce(0, +)
-            Console.error("ferry: \(total) records of \(counts.count) entities written to \(to)" + (backup.map { " (the store it replaced is kept as \($0.path))" } ?? ""))
+            Console.error("ferry: \(Console.count(total, "record")) of \(Console.count(counts.count, "entity", plural: "entities")) written to \(to)" + (backup.map { " (the store it replaced is kept as \($0.path))" } ?? ""))
         }
     }
 }

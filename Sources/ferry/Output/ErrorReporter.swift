@@ -59,6 +59,7 @@ enum ErrorReporter {
         switch kind {
         case .cannotCreate, .backup: return 73
         case .locked, .changedMeanwhile: return 75
+        case .fileNotFound: return 66
         case .database: return 74
         default: return 65
         }

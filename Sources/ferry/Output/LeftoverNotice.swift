@@ -12,14 +12,10 @@ enum LeftoverNotice {
         let removed = found.filter { leftover in !failures.contains { $0.path == leftover.path } }
         if !removed.isEmpty {
             let names = removed.map { ($0.path as NSString).lastPathComponent }
-            Console.error("ferry: removed \(count(removed.count, "leftover")) of interrupted runs (\(bytes(removed.reduce(0) { $0 + $1.bytes }))): "
+            Console.error("ferry: removed \(Console.count(removed.count, "leftover")) of interrupted runs (\(bytes(removed.reduce(0) { $0 + $1.bytes }))): "
                           + names.prefix(3).joined(separator: ", ") + (names.count > 3 ? ", …" : ""))
         }
         for failure in failures { Console.error("ferry: warning: \(failure.path): \(failure.reason)") }
-    }
-
-    static func count(_ number: Int, _ noun: String) -> String {
-        "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 
     /// Bytes as a person reads them: 191.2 MB, 12 KB, 512 bytes.
