@@ -1,4 +1,5 @@
 import FerryCanonical
+import FerryCoreData
 import FerryJSON
 import FerryStore
 import FerryFiles
@@ -45,6 +46,9 @@ public struct ConversionJob {
         let report = ReportBuilder(store: store, dryRun: dryRun)
         // Read what the inputs are before anything is written or backed up: a wrong input fails here.
         let scanned = try InputScanner(from: options.from).scan(inputs)
+        guard !scanned.isEmpty else {
+            throw ConversionError(.notRecognized("nothing to convert: no files in it"), at: RecordLocation(file: inputs.joined(separator: ", ")))
+        }
         let exists = FileManager.default.fileExists(atPath: store)
         let run = (version: ferryVersion, inputs: JSONValue.array(inputs.map { .string($0) }))
 

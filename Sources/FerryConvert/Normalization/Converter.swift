@@ -77,20 +77,30 @@ public struct Converter {
         context.logIDsCheckedByStore = options.logIDsCheckedByStore
         context.openArchive = options.openArchive
         var roots: [(RootsFileKind, String)] = []
+        var skipped: [(path: String, reason: String)] = []
         for (path, kind, named) in files {
             switch kind {
             case .roots(let fileKind):
                 roots.append((fileKind, path))
             case .copy(let original):
-                report.skipped(path, reason: "a conflict or backup copy of \(original); name it to convert it")
+                skipped.append((path, "a conflict or backup copy of \(original); name it to convert it"))
+                report.skipped(path, reason: skipped[skipped.count - 1].reason)
             case .unrecognized(let reason):
-                if named, options.from == nil {
-                    throw ConversionError(.notRecognized("\(reason); use --from to say which app it comes from"), at: RecordLocation(file: path))
+                // A file named on the command line is never skipped in silence, --from or not.
+                if named {
+                    throw ConversionError(.notRecognized(options.from == nil ? "\(reason); use --from to say which app it comes from" : reason),
+                                          at: RecordLocation(file: path))
                 }
+                skipped.append((path, reason))
                 report.skipped(path, reason: reason)
             default:
                 try convert(path, kind: kind, context: context)
             }
+        }
+        // Nothing usable in any input is a failure, not an empty store.
+        if roots.isEmpty, skipped.count == files.count, let first = skipped.first {
+            throw ConversionError(.notRecognized("nothing to convert: \(files.count == 1 ? "its one file was" : "all \(files.count) files were") skipped (\(first.reason)\(files.count > 1 ? ", …" : ""))"),
+                                  at: RecordLocation(file: first.path))
         }
         // Roots files refer to each other: courses first, then what hangs on them.
         for fileKind in RootsFileKind.order {

@@ -89,8 +89,10 @@ public struct InputScanner {
         if lower.hasSuffix("-wal") || lower.hasSuffix("-shm") || lower.hasSuffix("-journal") {
             return .unrecognized("a store's sidecar; read with its store")
         }
-        if let (kind, isCopy) = RootsNormalizer.kind(ofFileNamed: name), from == nil || from == .roots {
-            return isCopy && !named ? .copy(of: kind.fileName) : .roots(kind)
+        if let (kind, isCopy) = RootsNormalizer.kind(ofFileNamed: name) {
+            // Roots' files are known by name: --from another app does not make them that app's.
+            guard let from, from != .roots else { return isCopy && !named ? .copy(of: kind.fileName) : .roots(kind) }
+            return .unrecognized("this is not \(from.rawValue) data: it looks like Roots' \(kind.fileName)")
         }
         guard lower.hasSuffix(".json") || lower.hasSuffix(".ndjson") || lower.hasSuffix(".jsonl") else {
             return .unrecognized("not a store, a .molten export or JSON")

@@ -60,6 +60,8 @@ extension Ferry {
                 comparisons = [ModelDiff().compare(try oldBundle.model(version: oldVersion), try newBundle.model(version: newVersion))]
             } else {
                 guard oldBundle.versions.count > 1 else {
+                    // A file that is no model at all says so first.
+                    _ = try oldBundle.model(version: nil)
                     throw ValidationError("\(old) has one version; give two models, or a bundle with several versions")
                 }
                 comparisons = try ModelDiff().compareConsecutiveVersions(of: oldBundle)

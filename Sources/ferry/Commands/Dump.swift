@@ -49,7 +49,8 @@ extension Ferry {
 
         func validate() throws {
             if versionName != nil && model == nil { throw ValidationError("--version needs --model") }
-            if history && (entity != nil || output != nil) { throw ValidationError("--history writes to standard output and takes no --entity") }
+            if history && entity != nil { throw ValidationError("--history takes no --entity: it lists every transaction") }
+            if history && output != nil { throw ValidationError("--history writes to standard output and takes no --output") }
         }
 
         func run() throws {

@@ -2,6 +2,7 @@ import ArgumentParser
 import FerryCoreData
 import FerryJSON
 import FerryModel
+import Foundation
 
 extension Ferry {
     struct Inspect: ParsableCommand {
@@ -48,7 +49,11 @@ extension Ferry {
                 }
                 return
             }
-            if model != nil { throw ValidationError("--model is for stores; \(input.model) is a model") }
+            if model != nil {
+                // Named for what it is: a missing file is missing, not "a model".
+                guard FileManager.default.fileExists(atPath: input.model) else { throw CoreDataReadError(.fileNotFound, file: input.model) }
+                throw ValidationError("--model is for stores; \(input.model) is not an SQLite store")
+            }
             let (bundle, version) = try input.open()
             let model = try bundle.load(version)
             if let entity, model.entity(named: entity) == nil {
