@@ -85,8 +85,20 @@ import Testing
         let safety = backups.last?["path"] as? String ?? ""
         #expect(try TableContents(path: safety) == changed)
 
-        // Rotation keeps the newest two.
-        for _ in 0..<3 { #expect(try ferry("backup", store, "--keep", "2").status == 0) }
+        // Rotation keeps the newest two, and says what it removed.
+        for _ in 0..<3 {
+            let stem = ((store as NSString).lastPathComponent as NSString).deletingPathExtension
+            let kept = StoreFixtures.listing(store + ".backups").filter { $0.hasPrefix(stem + "-") }.sorted()
+            let oldest = kept.first
+            let count = kept.count
+            let rotated = try ferry("backup", store, "--keep", "2")
+            #expect(rotated.status == 0)
+            if count >= 2, let oldest {
+                #expect(rotated.stderr.contains("removed 1 older backup beyond --keep 2: \(oldest)"), "\(rotated.stderr)")
+            } else {
+                #expect(!rotated.stderr.contains("removed"), "\(rotated.stderr)")
+            }
+        }
         #expect(try ferry("backups", store).stdout.split(separator: "\n").count == 2)
 
         // Nothing where a store or its backups should be is missing input (66), for every backup command.

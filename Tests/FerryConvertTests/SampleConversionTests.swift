@@ -107,7 +107,10 @@ import Testing
         let rotation = StoreBackup(keep: 2)
         var made: [String] = []
         for second in 0..<4 {
-            made.append(try rotation.backUp(path, now: Date(timeIntervalSince1970: 1_790_000_000 + Double(second))))
+            let taken = try rotation.backUp(path, now: Date(timeIntervalSince1970: 1_790_000_000 + Double(second)))
+            made.append(taken.path)
+            // What rotation removed is told: the oldest beyond two.
+            #expect(taken.removed == (second >= 2 ? [made[second - 2]] : []))
         }
         #expect(StoreBackup.backups(of: path) == Array(made.suffix(2)))
         #expect(made.allSatisfy { ($0 as NSString).lastPathComponent.range(of: #"^samples-\d{8}T\d{6}\.\d{3}Z\.ferry$"#, options: .regularExpression) != nil })

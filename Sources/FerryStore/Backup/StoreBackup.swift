@@ -20,12 +20,13 @@ public struct StoreBackup: Sendable {
     }
 
     /// Copies the store, keeps the copy and rotates the older ones out: `ferry backup`.
+    /// - Returns: the backup's path, and the older backups rotation removed.
     /// - Throws: ``StoreError`` `.backup` naming what failed; the store is untouched either way.
     @discardableResult
-    public func backUp(_ storePath: String, now: Date = Date()) throws -> String {
+    public func backUp(_ storePath: String, now: Date = Date()) throws -> (path: String, removed: [String]) {
         let taken = try take(storePath, now: now)
-        taken.keep()
-        return taken.path
+        let removed = taken.keep()
+        return (taken.path, removed)
     }
 
     /// Copies the store for a write that is about to replace it. The copy stays this run's

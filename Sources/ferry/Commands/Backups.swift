@@ -28,8 +28,12 @@ extension Ferry {
         func run() throws {
             guard FileManager.default.fileExists(atPath: store) else { throw StoreError(.fileNotFound("no such store"), path: store) }
             LeftoverNotice.sweep(beside: store)
-            let path = try StoreBackup(keep: keep).backUp(store)
+            let (path, removed) = try StoreBackup(keep: keep).backUp(store)
             Console.output(path + "\n")
+            if !removed.isEmpty {
+                Console.error("ferry: removed \(Console.count(removed.count, "older backup")) beyond --keep \(keep): "
+                              + removed.map { ($0 as NSString).lastPathComponent }.joined(separator: ", "))
+            }
         }
     }
 
