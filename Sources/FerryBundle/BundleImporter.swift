@@ -41,7 +41,7 @@ public struct BundleImporter: Sendable {
         // A link's file is replaced, not the link; staging beside it, on its file system.
         let store = StoreFiles.resolved(store)
         // Judged before anything is unpacked, backed up or written.
-        try ReplaceableStore.check(store, allowForeign: replaceForeign && !merge)
+        let foreign = try !ReplaceableStore.check(store, allowForeign: merge ? nil : replaceForeign)
         let staging = try StagingFolder(beside: store, purpose: "import")
         let scan = try BundleScanner(limits: limits, progress: progress).scan(bundle, into: staging)
         let validation = BagValidator().validate(scan)
@@ -70,7 +70,7 @@ public struct BundleImporter: Sendable {
             return Result(bundleID: verification.bundleID, counts: merged, backup: backupPath, merged: true)
         }
         if exists {
-            try StoreFiles.replace(store, with: snapshot, backup: backup) { backupPath = $0 }
+            try StoreFiles.replace(store, with: snapshot, backup: backup, foreign: foreign) { backupPath = $0 }
         } else {
             chmod(snapshot, StoreFiles.permissions(of: nil))
             try StoreFiles.publish(snapshot, as: store)

@@ -43,6 +43,13 @@ public struct ConversionJob {
     /// - Throws: `ConversionError` and `CoreDataReadError` for bad inputs (nothing is written),
     ///   ``StoreError`` for a store that cannot be backed up or written (it is left as it was).
     public func run() throws -> ConversionReport {
+        // A link's file is written, not the link.
+        let resolved = StoreFiles.resolved(store)
+        if resolved != store {
+            var job = self
+            job.store = resolved
+            return try job.run()
+        }
         let report = ReportBuilder(store: store, dryRun: dryRun)
         // Read what the inputs are before anything is written or backed up: a wrong input fails here.
         let scanned = try InputScanner(from: options.from).scan(inputs)
@@ -50,24 +57,24 @@ public struct ConversionJob {
             throw ConversionError(.notRecognized("nothing to convert: no files in it"), at: RecordLocation(file: inputs.joined(separator: ", ")))
         }
         let exists = FileManager.default.fileExists(atPath: store)
+        // A file that is not a Ferry store is refused before anything is backed up or written
+        // (judged without a byte of it or its journal files changed), or replaced whole when
+        // allowed; a dry run judges it the same way.
+        let foreign = exists ? try !ReplaceableStore.check(store, allowForeign: replaceForeign) : false
         let run = (version: ferryVersion, inputs: JSONValue.array(inputs.map { .string($0) }))
 
         if dryRun {
             let scratch = ScratchFiles.temporaryPath(purpose: "dry-run")
             defer { FileSync.removeDatabase(scratch) }
-            if exists { try StoreCopy.copy(store, to: scratch) }
+            if exists && !foreign { try StoreCopy.copy(store, to: scratch) }
             let target = try CanonicalStore(path: scratch, bulk: true)
             report.counts(try convert(scanned, into: target, report: report, run: run))
             try target.close()
+        } else if exists && !foreign {
+            try StoreFiles.settle(store)
+            try rewrite(scanned, report: report, run: run)
         } else if exists {
-            // A file that is not a Ferry store is refused before anything is backed up or written
-            // (read only: its journal files stay as they are), or replaced whole when allowed.
-            if try ReplaceableStore.check(store, allowForeign: replaceForeign) {
-                try StoreFiles.settle(store)
-                try rewrite(scanned, report: report, run: run)
-            } else {
-                try writeNew(scanned, report: report, run: run, replacingForeign: true)
-            }
+            try writeNew(scanned, report: report, run: run, replacingForeign: true)
         } else {
             try writeNew(scanned, report: report, run: run)
         }
@@ -177,7 +184,7 @@ public struct ConversionJob {
         let problems = try ParallelJobs.run(jobs, threads: 2).flatMap { $0 }
         guard problems.isEmpty else { throw StoreError(.integrity(problems), path: store) }
         if replacingForeign {
-            try StoreFiles.replace(store, with: temporary, backup: backup) { report.backup($0) }
+            try StoreFiles.replace(store, with: temporary, backup: backup, foreign: true) { report.backup($0) }
             published = true
             return
         }

@@ -56,7 +56,7 @@ public struct CoreDataConversion {
         let output = job.dryRun ? FileSync.temporaryPath(beside: target, purpose: "dry-run") : target
         defer { if job.dryRun { FileSync.removeDatabase(output) } }
         // The backup is kept only once the new store is in place; a failure removes it again.
-        let taken = exists && !job.dryRun ? try job.backup.take(target) : nil
+        let taken = exists && !job.dryRun ? try job.backup.take(target, foreign: job.replaceForeign) : nil
         do {
             let replacing = taken != nil
             if let mapping, let appModel {

@@ -85,9 +85,13 @@ public struct Converter {
             case .copy(let original):
                 skipped.append((path, "a conflict or backup copy of \(original); name it to convert it"))
                 report.skipped(path, reason: skipped[skipped.count - 1].reason)
+            case .sidecar:
+                skipped.append((path, "a store's journal file; read with its store"))
+                report.skipped(path, reason: skipped[skipped.count - 1].reason)
             case .unrecognized(let reason):
-                // A file named on the command line is never skipped in silence, --from or not.
-                if named {
+                // A file named on the command line is not skipped, --from or not; with --keep-going
+                // it is listed as skipped and the others go on.
+                if named && !options.keepGoing {
                     throw ConversionError(.notRecognized(options.from == nil ? "\(reason); use --from to say which app it comes from" : reason),
                                           at: RecordLocation(file: path))
                 }

@@ -13,6 +13,9 @@ public enum InputKind: Sendable, Equatable, CustomStringConvertible {
     case store
     /// A conflict or backup copy of an app file, skipped unless named explicitly.
     case copy(of: String)
+    /// A store's `-wal`, `-shm` or `-journal`: read with its store, skipped even when named
+    /// (a shell's `Store.sqlite*` names all three).
+    case sidecar
     case unrecognized(String)
 
     public var description: String {
@@ -24,6 +27,7 @@ public enum InputKind: Sendable, Equatable, CustomStringConvertible {
         case .moltenCatalog: return "molten glass catalog"
         case .store: return "Core Data / SwiftData store"
         case .copy(let original): return "copy of \(original)"
+        case .sidecar: return "a store's journal file"
         case .unrecognized(let reason): return "unrecognized (\(reason))"
         }
     }
@@ -86,9 +90,7 @@ public struct InputScanner {
         let lower = name.lowercased()
         if let header = Self.prefix(path, 16), header == Data("SQLite format 3\0".utf8) { return .store }
         if lower.hasSuffix(".molten") { return .moltenExport }
-        if lower.hasSuffix("-wal") || lower.hasSuffix("-shm") || lower.hasSuffix("-journal") {
-            return .unrecognized("a store's sidecar; read with its store")
-        }
+        if lower.hasSuffix("-wal") || lower.hasSuffix("-shm") || lower.hasSuffix("-journal") { return .sidecar }
         if let (kind, isCopy) = RootsNormalizer.kind(ofFileNamed: name) {
             // Roots' files are known by name: --from another app does not make them that app's.
             guard let from, from != .roots else { return isCopy && !named ? .copy(of: kind.fileName) : .roots(kind) }

@@ -33,7 +33,9 @@ public struct StoreBackup: Sendable {
     /// until ``TakenBackup/keep()`` (after the write succeeded; only then are old backups rotated
     /// out): a failed or interrupted run removes it again, and the folder if it made it.
     /// - Throws: ``StoreError`` `.backup` naming what failed; nothing is left behind.
-    public func take(_ storePath: String, now: Date = Date()) throws -> TakenBackup {
+    /// - Parameter foreign: a file Ferry did not write, replaced on request: one that is no SQLite
+    ///   database is kept as its bytes (without it, such a file fails the backup).
+    public func take(_ storePath: String, now: Date = Date(), foreign: Bool = false) throws -> TakenBackup {
         let folder = Self.folder(for: storePath)
         // Registered before it exists, so that no interruption falls between the two.
         ScratchFiles.register(folder, ifEmpty: true)
@@ -45,7 +47,7 @@ public struct StoreBackup: Sendable {
         }
         if !madeFolder { ScratchFiles.forget(folder) }
         do {
-            let final = try copy(storePath, into: folder, now: now)
+            let final = try copy(storePath, into: folder, now: now, foreign: foreign)
             // Once the store is replaced, the backup is what remains of it: no interruption may remove it then.
             ScratchFiles.keep([final] + (madeFolder ? [folder] : []), whenPublishing: storePath)
             return TakenBackup(path: final, store: storePath, madeFolder: madeFolder ? folder : nil, keepCount: keep)
@@ -58,14 +60,15 @@ public struct StoreBackup: Sendable {
         }
     }
 
-    private func copy(_ storePath: String, into folder: String, now: Date) throws -> String {
-        try StoreFiles.settle(storePath)
+    private func copy(_ storePath: String, into folder: String, now: Date, foreign: Bool) throws -> String {
+        let bytesOnly = foreign && !Self.isSQLite(storePath)
+        if !bytesOnly { try StoreFiles.settle(storePath) }
         let final = uniqueName(in: folder, store: storePath, now: now)
         let temporary = FileSync.temporaryPath(beside: final)
         // This run's until the write it stands for is done: registered before it has its name.
         ScratchFiles.register(final)
         do {
-            guard Self.isSQLite(storePath) else {
+            if bytesOnly {
                 // A foreign file replaced on request (--replace-foreign): kept as its bytes.
                 try FileManager.default.copyItem(atPath: storePath, toPath: temporary)
                 try StoreSync.publish(temporary, as: final, reportingAs: storePath) { .backup("cannot name the copy \(final): \($0)") }

@@ -123,8 +123,10 @@ public enum StoreFiles {
     ///   - unchangedSince: the store as it was when the file was copied from it: a store that
     ///     another process changed since is not replaced (``StoreError/Kind/changedMeanwhile``).
     ///   - backedUp: told the backup's path once it is kept.
+    ///   - foreign: the store is a file Ferry did not write, replaced on request: backed up as its
+    ///     bytes when it is no SQLite database.
     public static func replace(_ store: String, with replacement: String, backup: StoreBackup, unchangedSince: StoreState? = nil,
-                               backedUp: (String) -> Void = { _ in }) throws {
+                               foreign: Bool = false, backedUp: (String) -> Void = { _ in }) throws {
         var status = stat()
         if stat(store, &status) == 0 {
             chmod(replacement, status.st_mode & 0o7777)
@@ -132,7 +134,7 @@ public enum StoreFiles {
             _ = chown(replacement, status.st_uid, status.st_gid)
         }
         try StoreSync.flush(replacement)
-        let taken = try backup.take(store)
+        let taken = try backup.take(store, foreign: foreign)
         do {
             try settle(store)
             if let unchangedSince, try StoreState(of: store) != unchangedSince {

@@ -46,7 +46,7 @@ extension Ferry {
             let loader = CoreDataDumpLoader(model: try bundle.model(version: version))
             try ReplaceableCoreDataStore.check(to, model: loader.model, allowForeign: backups.replaceForeign)
             // As everywhere in Ferry: a store is replaced only after a verified copy of it is kept.
-            let backup = FileManager.default.fileExists(atPath: to) ? try backups.backup.take(to) : nil
+            let backup = FileManager.default.fileExists(atPath: to) ? try backups.backup.take(to, foreign: backups.replaceForeign) : nil
             let counts: [String: Int]
             do {
                 counts = try loader.load(from: directory, to: to, replacing: backup != nil)
