@@ -41,6 +41,10 @@ public struct BundleError: Error, Sendable, CustomStringConvertible {
         /// The bundle verified but its store cannot be used.
         case unusableStore(String)
         case fileNotFound
+        /// The path is not a bundle file at all (a folder): exit 65, not a read failure.
+        case notABundle(String)
+        /// The file could not be read (permissions, I/O).
+        case unreadable(String)
     }
 
     public var kind: Kind
@@ -60,6 +64,8 @@ public struct BundleError: Error, Sendable, CustomStringConvertible {
         case .cannotWrite(let reason): return "\(path): \(reason)"
         case .unusableStore(let reason): return "\(path): the bundle's store cannot be used: \(reason)"
         case .fileNotFound: return "\(path): no such file"
+        case .notABundle(let what): return "\(path): not a bundle: \(what)"
+        case .unreadable(let reason): return "\(path): cannot be read: \(reason)"
         }
     }
 }

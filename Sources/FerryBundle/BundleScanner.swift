@@ -27,12 +27,14 @@ struct BundleScanner {
     }
 
     func scan(_ path: String, into staging: StagingFolder? = nil) throws -> BundleScan {
-        guard FileManager.default.fileExists(atPath: path) else { throw BundleError(.fileNotFound, path: path) }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw BundleError(.fileNotFound, path: path) }
+        guard !isFolder.boolValue else { throw BundleError(.notABundle("it is a folder (a bundle is one .tar.zst, .tar.gz or .zip file)"), path: path) }
         var scan = BundleScan()
         do {
             scan.seal = try ArchiveSeal.check(path)
         } catch {
-            throw BundleError(.cannotWrite("cannot read: \(error.reason)"), path: path)
+            throw BundleError(.unreadable(error.reason), path: path)
         }
         let reader: ArchiveReader
         do {

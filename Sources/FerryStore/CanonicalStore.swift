@@ -27,6 +27,10 @@ public final class CanonicalStore: @unchecked Sendable {
     ///   new store builds its log keys at the end instead).
     public init(path: String, readOnly: Bool = false, bulk: Bool = false) throws {
         self.path = path
+        var status = stat()
+        if stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+            throw StoreError(.notACanonicalStore("it is a folder, not a store file"), path: path)
+        }
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.readonly = readOnly

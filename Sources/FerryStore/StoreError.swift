@@ -34,6 +34,11 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     ///   SQLite's backup API reports with a bare result code ("not an error", "disk I/O error").
     init(_ error: DatabaseError, path: String, activity: String?, writing: Bool = false) {
         let busy = error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
+        if error.resultCode == .SQLITE_NOTADB {
+            // What the file is, not a failure to read it: the wrong kind of input (65), not I/O (74).
+            self.init(.notACanonicalStore("it is not an SQLite database"), path: path)
+            return
+        }
         self.init(busy ? .locked : .database(writing ? Self.writeFailure(error) : error.message ?? "\(error.resultCode)"),
                   path: path, activity: activity)
     }

@@ -32,7 +32,7 @@ public final class CoreDataStoreFile: @unchecked Sendable {
         guard files.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw CoreDataReadError(.fileNotFound, file: path)
         }
-        guard !isDirectory.boolValue else { throw CoreDataReadError(.unreadable("is a folder, not a store file"), file: path) }
+        guard !isDirectory.boolValue else { throw CoreDataReadError(.notACoreDataStore("it is a folder, not a store file"), file: path) }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw CoreDataReadError(.unreadable("permission denied"), file: path)
         }

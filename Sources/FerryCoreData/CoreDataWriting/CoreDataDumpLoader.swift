@@ -95,8 +95,14 @@ public struct CoreDataDumpLoader {
     private func read(_ directory: String) throws -> [Record] {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder) else { throw CoreDataReadError(.fileNotFound, file: directory) }
-        guard isFolder.boolValue, let listed = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
-            throw CoreDataReadError(.unreadable("not a folder of <Entity>.ndjson files"), file: directory)
+        guard isFolder.boolValue else {
+            throw CoreDataReadError(.badRecord("not a folder of <Entity>.ndjson files, as `ferry dump -o` writes"), file: directory)
+        }
+        let listed: [String]
+        do {
+            listed = try FileManager.default.contentsOfDirectory(atPath: directory)
+        } catch {
+            throw CoreDataReadError(.unreadable((error as NSError).localizedDescription), file: directory)
         }
         let names = listed.filter { $0.hasSuffix(".ndjson") }.sorted()
         guard !names.isEmpty else { throw CoreDataReadError(.badRecord("no <Entity>.ndjson files, as `ferry dump -o` writes"), file: directory) }

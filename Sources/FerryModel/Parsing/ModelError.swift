@@ -49,6 +49,8 @@ public struct ModelError: Error, Sendable, CustomStringConvertible {
         case preXcode4Model
         case compiledModel
         case notAModel
+        /// `decompile` takes what Xcode compiled (.momd, .mom) alone.
+        case notACompiledModel
         case noVersions
         case unknownVersion(String, available: [String])
         case unknownEntity(String, available: [String])
@@ -101,6 +103,8 @@ public struct ModelError: Error, Sendable, CustomStringConvertible {
             return "compiled model (.momd/.mom): Ferry reads the source .xcdatamodeld or .xcdatamodel"
         case .notAModel:
             return "not a Core Data model: expected an .xcdatamodeld bundle, an .xcdatamodel folder or a contents file"
+        case .notACompiledModel:
+            return "not a compiled model (.momd or .mom); decompile reads what Xcode compiled"
         case .noVersions:
             return "model bundle holds no .xcdatamodel version"
         case .unknownVersion(let name, let available):

@@ -36,6 +36,10 @@ public struct StoreBackup: Sendable {
     /// - Parameter foreign: a file Ferry did not write, replaced on request: one that is no SQLite
     ///   database is kept as its bytes (without it, such a file fails the backup).
     public func take(_ storePath: String, now: Date = Date(), foreign: Bool = false) throws -> TakenBackup {
+        var status = stat()
+        if stat(storePath, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+            throw StoreError(.notACanonicalStore("it is a folder, not a store file"), path: storePath)
+        }
         let folder = Self.folder(for: storePath)
         // Registered before it exists, so that no interruption falls between the two.
         ScratchFiles.register(folder, ifEmpty: true)
@@ -85,6 +89,8 @@ public struct StoreBackup: Sendable {
         } catch let error as DatabaseError {
             FileSync.removeDatabase(temporary)
             ScratchFiles.forget(final)
+            // What the file is (65), not a backup that failed to be written (73).
+            if error.resultCode == .SQLITE_NOTADB { throw StoreError(.notACanonicalStore("it is not an SQLite database"), path: storePath) }
             throw StoreError(.backup(StoreError.writeFailure(error)), path: storePath)
         } catch {
             FileSync.removeDatabase(temporary)

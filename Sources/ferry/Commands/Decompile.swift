@@ -1,6 +1,7 @@
 import ArgumentParser
 import FerryCoreData
 import FerryModel
+import Foundation
 
 extension Ferry {
     struct Decompile: ParsableCommand {
@@ -23,11 +24,15 @@ extension Ferry {
         var output: String
 
         func validate() throws {
-            guard ModelBundle.isCompiled(model) else { throw ValidationError("\(model) is not a compiled model (.momd or .mom)") }
             guard output.hasSuffix(".xcdatamodeld") else { throw ValidationError("--output must name an .xcdatamodeld folder") }
         }
 
         func run() throws {
+            // Missing is missing (66); anything else that is no compiled model is the wrong kind (65).
+            guard FileManager.default.fileExists(atPath: model) else { throw ModelError(.fileNotFound, at: ModelLocation(file: model)) }
+            guard ModelBundle.isCompiled(model) else {
+                throw ModelError(.notACompiledModel, at: ModelLocation(file: model))
+            }
             LeftoverNotice.sweep(beside: output)
             let bundle = try ModelBundle.opening(model)
             let versions = try bundle.versions.map { (name: $0.name, model: try bundle.load($0)) }

@@ -69,7 +69,8 @@ enum ErrorReporter {
         switch kind {
         case .fileNotFound: return 66
         case .cannotWrite: return 73
-        case .invalid, .unusableStore: return 65
+        case .unreadable: return 74
+        case .invalid, .unusableStore, .notABundle: return 65
         }
     }
 
