@@ -112,7 +112,14 @@ import Testing
     }
 
     static func spawn(_ arguments: [String], environment: [String: String], stderr: Int32) throws -> pid_t {
+        // An opaque pointer on Apple's systems, a struct on Linux.
+        #if canImport(Darwin)
+        var attributes: posix_spawnattr_t? = nil
+        var actions: posix_spawn_file_actions_t? = nil
+        #else
         var attributes = posix_spawnattr_t()
+        var actions = posix_spawn_file_actions_t()
+        #endif
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
         var none = sigset_t(), defaults = sigset_t()
@@ -122,7 +129,6 @@ import Testing
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
