@@ -56,4 +56,11 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: store), "\(input): a store was written")
         }
     }
+
+    @Test func theSchemaSourceReadsAsASentence() throws {
+        let result = try ferry("dump", "Samples/brewguide/BrewGuide.store")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("ferry: schema from the store's tables, inferred (no model given, no model cache)"), "\(result.stderr)")
+        #expect(!result.stderr.contains("from inferred from"))
+    }
 }

@@ -16,7 +16,7 @@ public enum SchemaSource: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .model(let path, let version): return "model \(path)" + (version.map { ", version \"\($0)\"" } ?? "")
         case .modelCache: return "the store's model cache (Z_MODELCACHE)"
-        case .inferred: return "inferred from the store's tables (no model given, no model cache)"
+        case .inferred: return "the store's tables, inferred (no model given, no model cache)"
         }
     }
 }
