@@ -83,21 +83,7 @@ public struct BundleImporter: Sendable {
     private func mergeIntoCopy(of store: String, from snapshot: String, staging: StagingFolder,
                                backedUp: (String) -> Void) throws -> [String: Int] {
         try StoreFiles.settle(store)
-        let before = try StoreState(of: store)
-        let working = staging.file("merged.ferry")
-        try StoreCopy.copy(store, to: working)
-        let merged: [String: Int]
-        do {
-            let target = try CanonicalStore(path: working)
-            merged = try target.merge(from: snapshot)
-            let problems = try target.check()
-            try target.close()
-            guard problems.isEmpty else { throw StoreError(.integrity(problems), path: store) }
-        } catch var error as StoreError where error.path == working {
-            error.path = store
-            throw error
-        }
-        try StoreFiles.replace(store, with: working, backup: backup, unchangedSince: before, backedUp: backedUp)
-        return merged
+        return try StoreFiles.changeThroughCopy(store, at: staging.file("merged.ferry"), backup: backup, thoroughCheck: true,
+                                                backedUp: backedUp) { try $0.merge(from: snapshot) }
     }
 }

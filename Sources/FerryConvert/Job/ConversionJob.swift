@@ -132,24 +132,11 @@ public struct ConversionJob {
     /// Converts into a copy of the existing store, checks it, backs the store up and renames the
     /// copy over it.
     private func rewrite(_ scanned: [ScannedInput], report: ReportBuilder, run: (version: String, inputs: JSONValue)) throws {
-        let path = StoreFiles.resolved(store)
-        let before = try StoreState(of: path)
-        let working = FileSync.temporaryPath(beside: path, purpose: "convert")
-        var published = false
-        defer { if !published { FileSync.removeDatabase(working) } }
-        try StoreCopy.copy(path, to: working)
-        let target = try CanonicalStore(path: working)
-        do {
-            report.counts(try convert(scanned, into: target, report: report, run: run))
-            let problems = try target.check(thorough: false)
-            try target.close()
-            guard problems.isEmpty else { throw StoreError(.integrity(problems), path: store) }
-        } catch var error as StoreError where error.path == working {
-            error.path = store
-            throw error
+        let working = FileSync.temporaryPath(beside: store, purpose: "convert")
+        let counts = try StoreFiles.changeThroughCopy(store, at: working, backup: backup, thoroughCheck: false, backedUp: { report.backup($0) }) {
+            try convert(scanned, into: $0, report: report, run: run)
         }
-        try StoreFiles.replace(path, with: working, backup: backup, unchangedSince: before) { report.backup($0) }
-        published = true
+        report.counts(counts)
     }
 
     /// Builds a new store under a temporary name in the target's folder, then renames it into place.

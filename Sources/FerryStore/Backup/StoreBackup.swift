@@ -65,7 +65,7 @@ public struct StoreBackup: Sendable {
     }
 
     private func copy(_ storePath: String, into folder: String, now: Date, foreign: Bool) throws -> String {
-        let bytesOnly = foreign && !Self.isSQLite(storePath)
+        let bytesOnly = foreign && !SQLiteHeader.starts(storePath)
         if !bytesOnly { try StoreFiles.settle(storePath) }
         let final = uniqueName(in: folder, store: storePath, now: now)
         let temporary = FileSync.temporaryPath(beside: final)
@@ -98,12 +98,6 @@ public struct StoreBackup: Sendable {
             throw StoreError(.backup("\(error)"), path: storePath)
         }
         return final
-    }
-
-    static func isSQLite(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        return (try? handle.read(upToCount: 16)) == Data("SQLite format 3\0".utf8)
     }
 
     /// The store's backups, oldest first.

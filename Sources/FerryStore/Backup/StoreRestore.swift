@@ -149,6 +149,33 @@ public enum StoreFiles {
         backedUp(taken.path)
     }
 
+    /// Changes a store through a copy of it at `working` (beside it, or in staging on its file
+    /// system): `change` writes the copy, which is then checked and, with ``replace(_:with:backup:unchangedSince:foreign:backedUp:)``,
+    /// renamed over the store, refused if another process changed the store meanwhile. An error
+    /// or an interruption leaves the store byte for byte as it was, and the copy gone.
+    public static func changeThroughCopy<Result>(_ store: String, at working: String, backup: StoreBackup, thoroughCheck: Bool,
+                                                 backedUp: (String) -> Void, _ change: (CanonicalStore) throws -> Result) throws -> Result {
+        var replaced = false
+        defer { if !replaced { FileSync.removeDatabase(working) } }
+        let before = try StoreState(of: store)
+        try StoreCopy.copy(store, to: working)
+        let result: Result
+        do {
+            let target = try CanonicalStore(path: working)
+            result = try change(target)
+            let problems = try target.check(thorough: thoroughCheck)
+            try target.close()
+            guard problems.isEmpty else { throw StoreError(.integrity(problems), path: store) }
+        } catch var error as StoreError where error.path == working {
+            // The person named the store; the copy beside it is Ferry's own, and gone.
+            error.path = store
+            throw error
+        }
+        try replace(store, with: working, backup: backup, unchangedSince: before, backedUp: backedUp)
+        replaced = true
+        return result
+    }
+
     /// The path a store's writes go to: a symbolic link is followed, so that the file it names is
     /// replaced rather than the link.
     public static func resolved(_ store: String) -> String {
