@@ -236,6 +236,12 @@ import Testing
         let removed = try CommandRunner.ferry(["clean", folder])
         #expect(removed.status == 0, "\(removed.stderr)")
         #expect(StoreFixtures.listing(folder) == kept.sorted())
+
+        // Bad input is named, with the codes every command uses.
+        let missing = try CommandRunner.ferry(["clean", folder + "/nope"])
+        #expect(missing.status == 66 && missing.stderr == "ferry: error: \(folder)/nope: no such folder\n", "\(missing.stderr)")
+        let file = try CommandRunner.ferry(["clean", (folder as NSString).appendingPathComponent("data.ferry")])
+        #expect(file.status == 65 && file.stderr.contains("is a file"), "\(file.stderr)")
     }
 }
 

@@ -24,11 +24,17 @@ extension Ferry {
         var dryRun = false
 
         func run() throws {
+            // The same codes as every command: missing 66, the wrong kind 65, unreadable 74.
             var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-                throw OutputError(path: folder, reason: "no such folder")
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else { try fail("no such folder", 66) }
+            guard isFolder.boolValue else { try fail("is a file; clean takes the folder that holds the leftovers", 65) }
+            let names: [String]
+            do {
+                names = try FileManager.default.contentsOfDirectory(atPath: folder)
+            } catch {
+                try fail("cannot be read: \((error as NSError).localizedDescription)", 74)
             }
-            let backups = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".backups") }.sorted()
+            let backups = names.filter { $0.hasSuffix(".backups") }.sorted()
             let found = Leftovers.find(in: folder)
                 + backups.flatMap { Leftovers.find(in: (folder as NSString).appendingPathComponent($0)) }
                 + Leftovers.find(in: NSTemporaryDirectory()) { $0.hasPrefix("ferry-") }
@@ -41,6 +47,11 @@ extension Ferry {
             Console.error("ferry: \(dryRun ? "would remove" : "removed") \(Console.count(found.count - failures.count, "leftover")) "
                           + "(\(LeftoverNotice.bytes(total)))")
             if !failures.isEmpty { throw ExitCode(74) }
+        }
+
+        private func fail(_ reason: String, _ status: Int32) throws -> Never {
+            Console.error("ferry: error: \(folder): \(reason)")
+            throw ExitCode(status)
         }
     }
 }
