@@ -32,8 +32,36 @@ import Testing
         ], "\(found)")
         #expect(report.counts == ["does-not-convert": 2, "duplicate-under-constraint": 1, "empty-required-relationship": 1,
                                   "null-in-required": 1, "out-of-range": 1])
-        #expect(report.failures == 6)
+        #expect(report.failures == 6 && report.losses == 0)
         #expect(report.text.hasSuffix("would fail: 1 null-in-required, 1 out-of-range, 1 duplicate-under-constraint, 1 empty-required-relationship, 2 does-not-convert\n"), "\(report.text)")
+    }
+
+    /// A version without `isbn`, `Book.shelf` and `Shelf`: the migration succeeds and loses each
+    /// value those held — listed per record, counted apart from failures.
+    @Test func droppedValuesAreLosses() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-losses-\(UUID().uuidString)/Slim.xcdatamodel")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
+        try """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+                <entity name="Book" syncable="YES">
+                    <attribute name="title" optional="YES" attributeType="String"/>
+                    <attribute name="pages" optional="YES" attributeType="Integer 64"/>
+                    <attribute name="edition" optional="YES" attributeType="String"/>
+                    <attribute name="isbn" optional="YES" transient="YES" attributeType="String"/>
+                </entity>
+            </model>
+            """.write(to: folder.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        let reader = try CoreDataStoreReader(path: Self.store, model: Self.bundle)
+        let report = try MigrationCheck(store: reader, new: try ModelBundle(at: folder.path).model(version: nil)).run()
+        #expect(report.failures == 0)
+        #expect(report.counts == ["value-dropped": 13, "record-dropped": 1], "\(report.counts)")
+        let isbn = report.problems.filter { $0.property == "isbn" }
+        #expect(isbn.count == 7 && isbn.allSatisfy { $0.detail.contains("made transient") })
+        #expect(report.problems.filter { $0.property == "shelf" }.map(\.record) == ["Book/p1", "Book/p2", "Book/p3", "Book/p4", "Book/p6", "Book/p7"])
+        #expect(report.problems.contains { $0.kind == .recordDropped && $0.record == "Shelf/p1" })
+        #expect(report.text.hasSuffix("would lose: 13 value-dropped, 1 record-dropped\n"), "\(report.text)")
     }
 
     /// The same store checked against its own version meets nothing.
@@ -45,7 +73,9 @@ import Testing
     }
 
     /// wibosco's version 2 store against version 4: every Post's new required `color` is empty
-    /// (the repository's mapping model fills it); version 3's store meets nothing.
+    /// (the repository's mapping model fills it) and its `hexColor` is dropped; version 3's store
+    /// meets nothing. Version 1's store against version 2 loses every `color` (renamed without a
+    /// renaming identifier).
     @Test(.needsCorpus) func realStoresNeedTheirMappingModel() throws {
         let base = TestPaths.corpus.appendingPathComponent("coredata-sqlite/02__wibosco__CoreDataMigration-Example")
         let model = base.appendingPathComponent("CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld").path
@@ -54,9 +84,15 @@ import Testing
         let second = try CoreDataStoreReader(path: stores.appendingPathComponent("CoreDataMigration_Example_2.sqlite").path, model: model)
         let posts = second.entityCounts().first { $0.entity == "Post" }?.rows ?? 0
         let report = try MigrationCheck(store: second, new: newModel).run()
-        #expect(posts > 0 && report.counts == ["empty-required-relationship": posts])
-        #expect(report.problems.allSatisfy { $0.entity == "Post" && $0.property == "color" })
+        #expect(posts > 0 && report.counts == ["empty-required-relationship": posts, "value-dropped": posts])
+        #expect(report.problems.allSatisfy { $0.entity == "Post" && ($0.property == "color" || $0.property == "hexColor") })
         let third = try CoreDataStoreReader(path: stores.appendingPathComponent("CoreDataMigration_Example_3.sqlite").path, model: model)
-        #expect(try MigrationCheck(store: third, new: newModel).run().failures == 0)
+        let fromThird = try MigrationCheck(store: third, new: newModel).run()
+        #expect(fromThird.failures == 0 && fromThird.losses == 0)
+        let first = try CoreDataStoreReader(path: stores.appendingPathComponent("CoreDataMigration_Example_1.sqlite").path, model: model)
+        let renamed = try MigrationCheck(store: first, new: try ModelBundle(at: model).model(version: "CoreDataMigration_Example 2")).run()
+        let firstPosts = first.entityCounts().first { $0.entity == "Post" }?.rows ?? 0
+        #expect(firstPosts > 0 && renamed.counts == ["value-dropped": firstPosts])
+        #expect(renamed.problems.allSatisfy { $0.property == "color" && $0.detail.contains("looks renamed to hexColor") })
     }
 }

@@ -54,6 +54,14 @@ let diffCases: [DiffCase] = [
              old: entity(note) + entity(named: "Folder"),
              new: entity(note, #"<relationship name="folder" maxCount="1" deletionRule="Nullify" destinationEntity="Folder"/>"#) + entity(named: "Folder"),
              verdict: .mappingModel),
+    DiffCase(name: "required to-one relationship replaces an attribute",
+             old: entity(note, #"<attribute name="color" optional="YES" attributeType="String"/>"#) + entity(named: "Color"),
+             new: entity(note, #"<relationship name="color" maxCount="1" deletionRule="Nullify" destinationEntity="Color"/>"#) + entity(named: "Color"),
+             verdict: .mappingModel),
+    DiffCase(name: "optional to-one relationship replaces an attribute",
+             old: entity(note, #"<attribute name="color" optional="YES" attributeType="String"/>"#) + entity(named: "Color"),
+             new: entity(note, #"<relationship name="color" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Color"/>"#) + entity(named: "Color"),
+             verdict: .lightweight),
     DiffCase(name: "to-one becomes to-many",
              old: entity(note, #"<relationship name="tag" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Tag"/>"#) + entity(named: "Tag"),
              new: entity(note, #"<relationship name="tag" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Tag"/>"#) + entity(named: "Tag"),
@@ -102,6 +110,44 @@ let diffCases: [DiffCase] = [
         #expect(text.contains("version hashes: changed for Note (Core Data migrates the old store)"))
     }
 
+    /// Core Data's inferred mapping inserts each migrated object as new, so an added attribute
+    /// with a default takes it in old rows, optional or not; without one, an optional gets nil.
+    @Test func addedAttributeSaysWhatOldRowsGet() throws {
+        let comparison = ModelDiff().compare(try model(entity(note)), try model(entity(note,
+            #"<attribute name="hide" optional="YES" attributeType="Boolean" defaultValueString="NO" usesScalarValueType="YES"/>"#,
+            #"<attribute name="body" optional="YES" attributeType="String"/>"#)))
+        let reasons = Dictionary(uniqueKeysWithValues: comparison.changes.map { ($0.property ?? "", $0.reason) })
+        #expect(reasons["hide"] == "existing rows get the default value, NO")
+        #expect(reasons["body"] == "optional without a default: existing rows get nil")
+    }
+
+    /// Versions between the two compared are steps: an app migrating step by step meets each, so
+    /// the verdict is the hardest of them and of the direct comparison, which is kept beside it.
+    @Test func versionsBetweenAreComposedAsSteps() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-steps-\(UUID().uuidString)/Notes.xcdatamodeld")
+        defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
+        let bodies = ["Notes": entity(note),
+                      "Notes 2": entity(#"<attribute name="heading" optional="YES" attributeType="String"/>"#),
+                      "Notes 3": entity(#"<attribute name="heading" optional="YES" attributeType="String"/>"#,
+                                        #"<attribute name="body" optional="YES" attributeType="String"/>"#)]
+        for (name, body) in bodies {
+            let version = folder.appendingPathComponent("\(name).xcdatamodel")
+            try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
+            try #"<?xml version="1.0" encoding="UTF-8"?><model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">\#(body)</model>"#
+                .write(to: version.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        }
+        let bundle = try ModelBundle(at: folder.path)
+        let (first, last) = (try bundle.model(version: "Notes"), try bundle.model(version: "Notes 3"))
+        let plain = ModelDiff().compare(first, last)
+        #expect(plain.verdict == .lightweight && plain.steps == nil)
+        let composed = try ModelDiff().compare(first, last, across: bundle)
+        #expect(composed.verdict == .mappingModel && composed.directVerdict == .lightweight)
+        #expect(composed.steps?.map(\.verdict) == [.mappingModel, .lightweight])
+        #expect(DiffTextRenderer().render([composed]).contains("step by step: Notes → Notes 2 mapping-model, Notes 2 → Notes 3 lightweight (directly: lightweight)"))
+        let neighbours = try ModelDiff().compare(try bundle.model(version: "Notes 2"), last, across: bundle)
+        #expect(neighbours.steps == nil)
+    }
+
     @Test func renameWithIdentifierIsReportedAsRename() throws {
         let comparison = ModelDiff().compare(
             try model(entity(note)),
@@ -133,6 +179,13 @@ let diffCases: [DiffCase] = [
             "models/010__wibosco__CoreDataMigration-Example__CoreDataMigration_Example.xcdatamodeld").path)
         let verdicts = try ModelDiff().compareConsecutiveVersions(of: bundle).map(\.verdict)
         #expect(verdicts == [.mappingModel, .mappingModel, .lightweight])
+        // Across several versions, version 3's required `color` (replacing the attribute) needs
+        // the mapping model too, directly and step by step.
+        let first = try bundle.model(version: "CoreDataMigration_Example")
+        for later in ["CoreDataMigration_Example 3", "CoreDataMigration_Example 4"] {
+            let comparison = try ModelDiff().compare(first, try bundle.model(version: later), across: bundle)
+            #expect(comparison.verdict == .mappingModel && comparison.directVerdict == .mappingModel, "\(later)")
+        }
     }
 
     @Test(.needsCorpus) func revisedWiboscoVersionsAreLightweightThanksToRenamingIdentifiers() throws {

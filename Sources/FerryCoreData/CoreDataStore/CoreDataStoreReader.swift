@@ -152,6 +152,13 @@ public final class CoreDataStoreReader: @unchecked Sendable {
             guard let named = candidates.first(where: { $0.name == version || $0.name + ".xcdatamodel" == version }) else {
                 throw CoreDataReadError(.modelMismatch("no version \"\(version)\" in \(modelPath); versions: \(candidates.map(\.name).joined(separator: ", "))"), file: path)
             }
+            // Entity hashes are the store's own word on its version: another version would read
+            // its columns as what they are not (every record "fails" a migration check).
+            if let matched = match.version, !match.candidates.contains(named.name),
+               [.versionHashes, .computedVersionHashes, .identifier].contains(match.method) {
+                let evidence = match.method == .identifier ? "version identifier" : "entity version hashes"
+                throw CoreDataReadError(.modelMismatch("the store's \(evidence) say version \"\(matched)\" made it, not \"\(named.name)\"; leave the version out to read it as \"\(matched)\""), file: path)
+            }
             chosen = named
         } else if let matched = match.version, let found = candidates.first(where: { $0.name == matched }) {
             chosen = found

@@ -9,7 +9,8 @@ import Foundation
 /// For example:
 /// ```swift
 /// let report = try MigrationCheck(store: reader, new: newModel).run()
-/// report.failures.isEmpty   // the migration would succeed on this store
+/// report.failures == 0   // the migration would succeed on this store
+/// report.losses == 0     // and keep every value it holds
 /// ```
 public struct MigrationCheck {
     public let reader: CoreDataStoreReader
@@ -27,13 +28,18 @@ public struct MigrationCheck {
         let old = reader.model
         var plans: [String: EntityPlan] = [:]
         for entity in new.entities {
-            guard let before = old.entity(named: entity.name) ?? old.entities.first(where: { $0.name == entity.renamingIdentifier }) else { continue }
+            guard let before = old.entities.first(where: { $0.name == entity.renamingIdentifier }) ?? old.entity(named: entity.name),
+                  plans[before.name] == nil else { continue }
             plans[before.name] = EntityPlan(old: before, new: entity, oldModel: old, newModel: new)
         }
         var report = MigrationCheckReport(store: reader.path, oldVersion: old.versionName, newVersion: new.versionName)
         var tuples: [String: [String: [String]]] = [:]  // entity → constraint key → record ids
         _ = try reader.forEachRecord { record in
-            guard let plan = plans[record.entity] else { return }
+            guard let plan = plans[record.entity] else {
+                report.add(MigrationProblem(kind: .recordDropped, entity: record.entity, record: record.id, property: "", value: "",
+                                            detail: "\(record.entity) is not in the new version: the migration drops its rows"))
+                return
+            }
             for problem in plan.problems(record) { report.add(problem) }
             for (constraint, key) in plan.uniquenessKeys(record) {
                 tuples[plan.new.name, default: [:]]["\(constraint)\u{1F}\(key)", default: []].append(record.id)
@@ -57,6 +63,8 @@ struct EntityPlan {
     /// (new attribute, the old attribute it comes from, or nil when it is new)
     var attributes: [(new: AttributeDescription, old: AttributeDescription?)] = []
     var requiredToOnes: [(new: RelationshipDescription, old: RelationshipDescription?)] = []
+    /// Old stored properties whose values the migration does not carry, with why.
+    var dropped: [DroppedProperty] = []
     /// New uniqueness constraints the old version did not have.
     var constraints: [[String]] = []
 
@@ -72,6 +80,7 @@ struct EntityPlan {
             let before = oldRelationships.first { $0.name == relationship.name } ?? oldRelationships.first { $0.name == relationship.renamingIdentifier }
             requiredToOnes.append((relationship, before))
         }
+        dropped = DroppedProperty.find(old: old, new: new, oldModel: oldModel, newModel: newModel)
         let existing = Set(old.uniquenessConstraints.map { $0.joined(separator: ",") })
         constraints = new.uniquenessConstraints.filter { !existing.contains($0.joined(separator: ",")) }
     }
@@ -102,6 +111,9 @@ struct EntityPlan {
             let value = before.flatMap { record.values[$0.name] } ?? .null
             if value == .null { problem(.emptyRequiredRelationship, relationship.name, nil,
                                                     "a required to-one relationship with no object (only a mapping model can set it)") }
+        }
+        for property in dropped {
+            if let value = property.lostValue(in: record) { problem(.valueDropped, property.name, value, property.reason) }
         }
         return found
     }
@@ -175,53 +187,5 @@ struct EntityPlan {
 
     private static func number(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
-    }
-}
-
-/// One record a migration would fail on or lose data of.
-public struct MigrationProblem: Sendable, Encodable, Equatable {
-    public enum Kind: String, Sendable, Encodable, CaseIterable {
-        case nullInRequired = "null-in-required"
-        case outOfRange = "out-of-range"
-        case duplicateUnderConstraint = "duplicate-under-constraint"
-        case emptyRequiredRelationship = "empty-required-relationship"
-        case doesNotConvert = "does-not-convert"
-    }
-
-    public var kind: Kind
-    public var entity: String
-    /// The record's id (as `dump` names it); for a duplicate, every record after the first.
-    public var record: String
-    public var property: String
-    public var value: String
-    public var detail: String
-}
-
-/// The records a migration would fail on, counted by kind; the first hundred of each listed.
-public struct MigrationCheckReport: Sendable, Encodable {
-    public var format = "ferry.migration-check/1"
-    public var store: String
-    public var oldVersion: String?
-    public var newVersion: String?
-    public var counts: [String: Int] = [:]
-    public var problems: [MigrationProblem] = []
-    public static let listLimit = 100
-
-    public var failures: Int { counts.values.reduce(0, +) }
-
-    mutating func add(_ problem: MigrationProblem) {
-        let count = counts[problem.kind.rawValue, default: 0]
-        counts[problem.kind.rawValue] = count + 1
-        if count < Self.listLimit { problems.append(problem) }
-    }
-
-    /// The report for people: one line per problem listed, then the counts.
-    public var text: String {
-        let from = oldVersion ?? "the store's version", to = newVersion ?? "the new version"
-        guard failures > 0 else { return "\(store): migrating from \(from) to \(to) meets no problem in its records\n" }
-        var lines = problems.map { "\(store): \($0.kind.rawValue): \($0.entity) \($0.record): \($0.property) = \($0.value): \($0.detail)" }
-        let listed = MigrationProblem.Kind.allCases.compactMap { kind in counts[kind.rawValue].map { "\($0) \(kind.rawValue)" } }
-        lines.append("\(store): migrating from \(from) to \(to) would fail: \(listed.joined(separator: ", "))")
-        return lines.joined(separator: "\n") + "\n"
     }
 }

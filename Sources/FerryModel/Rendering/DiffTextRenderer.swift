@@ -14,6 +14,10 @@ public struct DiffTextRenderer: Sendable {
                 table.add(marker(change.kind) + " " + change.location, change.detail, change.impact.rawValue, change.reason)
             }
             lines += table.render()
+            if let steps = comparison.steps {
+                let listed = steps.map { "\($0.old) → \($0.new) \($0.verdict.rawValue)" }.joined(separator: ", ")
+                lines.append("  step by step: \(listed) (directly: \(comparison.directVerdict?.rawValue ?? comparison.verdict.rawValue))")
+            }
             if comparison.sameVersionHashes {
                 lines.append("  version hashes: all the same (Core Data opens the old store without migrating)")
             } else {

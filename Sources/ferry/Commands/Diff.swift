@@ -2,6 +2,7 @@ import ArgumentParser
 import FerryCoreData
 import FerryJSON
 import FerryModel
+import Foundation
 
 extension Ferry {
     struct Diff: ParsableCommand {
@@ -15,8 +16,9 @@ extension Ferry {
                 With --store, the store is read with the version of OLD that made it, and every record the migration \
                 to NEW (or OLD's current version) would fail on or lose is listed: NULLs in attributes that become \
                 required, values outside new bounds, duplicates under new uniqueness constraints, empty to-one \
-                relationships that become required, values that do not convert to a changed type. The exit status is \
-                1 when there is any.
+                relationships that become required, values that do not convert to a changed type; and the values it \
+                would drop while succeeding (removed or renamed-looking attributes, removed links, removed entities' \
+                records). The exit status is 1 when there is any. A --old-version the store's hashes contradict is refused.
 
                 Examples:
                   ferry diff Model.xcdatamodeld
@@ -57,7 +59,9 @@ extension Ferry {
             if let new {
                 let newBundle = try ModelBundle.opening(new)
                 Console.warn(newBundle.warnings)
-                comparisons = [ModelDiff().compare(try oldBundle.model(version: oldVersion), try newBundle.model(version: newVersion))]
+                let (from, to) = (try oldBundle.model(version: oldVersion), try newBundle.model(version: newVersion))
+                comparisons = [Self.sameBundle(old, new)
+                    ? try ModelDiff().compare(from, to, across: newBundle) : ModelDiff().compare(from, to)]
             } else {
                 guard oldBundle.versions.count > 1 else {
                     // A file that is no model at all says so first.
@@ -78,13 +82,14 @@ extension Ferry {
             let target = try ModelBundle.opening(new ?? old)
             Console.warn(target.warnings)
             let newModel = try target.model(version: newVersion)
-            let comparison = ModelDiff().compare(reader.model, newModel)
+            let comparison = Self.sameBundle(old, new ?? old)
+                ? try ModelDiff().compare(reader.model, newModel, across: target) : ModelDiff().compare(reader.model, newModel)
             let check = try MigrationCheck(store: reader, new: newModel).run()
             switch format {
             case .text: Console.output(DiffTextRenderer().render([comparison]) + check.text)
             case .json: Console.output(try JSONOutput.string(CheckedDiff(pairs: [comparison], migrationCheck: check)))
             }
-            if check.failures > 0 { throw ExitCode(1) }
+            if check.failures + check.losses > 0 { throw ExitCode(1) }
         }
     }
 
@@ -93,5 +98,13 @@ extension Ferry {
         var format = "ferry.diff/1"
         var pairs: [ModelComparison]
         var migrationCheck: MigrationCheckReport
+    }
+}
+
+extension Ferry.Diff {
+    /// Two paths to one model bundle: the versions between those compared are steps of the migration.
+    static func sameBundle(_ first: String, _ second: String) -> Bool {
+        URL(fileURLWithPath: first).standardizedFileURL.resolvingSymlinksInPath()
+            == URL(fileURLWithPath: second).standardizedFileURL.resolvingSymlinksInPath()
     }
 }

@@ -9,9 +9,14 @@ extension EntityPairDiff {
         } else if let oldName {
             add(.attributeAdded, name, "attribute added (\(attribute.type.rawValue))", .mappingModel,
                 "looks like \(oldName) renamed without a renaming identifier: lightweight migration would drop \(oldName)'s values; set the renaming ID of \(name) to \"\(oldName)\"")
-        } else if attribute.isOptional || attribute.hasDefault || attribute.isDerived {
+        } else if attribute.hasDefault {
+            // The inferred mapping inserts each migrated object as new, so it takes the default,
+            // optional or not.
             add(.attributeAdded, name, "attribute added (\(attribute.type.rawValue))", .lightweight,
-                attribute.isOptional ? "optional: existing rows get nil" : "existing rows get the default value")
+                "existing rows get the default value, \(attribute.defaultValue ?? attribute.defaultDateTimeInterval ?? "")")
+        } else if attribute.isOptional || attribute.isDerived {
+            add(.attributeAdded, name, "attribute added (\(attribute.type.rawValue))", .lightweight,
+                attribute.isDerived ? "derived: computed from other values" : "optional without a default: existing rows get nil")
         } else if movedWithinHierarchy(name) {
             add(.attributeAdded, name, "attribute added (\(attribute.type.rawValue))", .lightweight,
                 "moved within the entity hierarchy")
@@ -24,9 +29,13 @@ extension EntityPairDiff {
     mutating func added(_ relationship: RelationshipDescription, in entity: EntityDescription, replacesAttribute: Bool = false) {
         let name = relationship.name
         let target = relationship.destinationEntity ?? "?"
+        let required = !relationship.isToMany && !relationship.isOptional
         if replacesAttribute && !relationship.isTransient {
-            add(.relationshipAdded, name, "relationship added (→ \(target)), replacing attribute \(name)", .lightweight,
-                "inferable, but the attribute's values are dropped: move them into \(target) with code or a mapping model")
+            // The same rule as any relationship added: a required to-one has no object in old rows.
+            add(.relationshipAdded, name, "\(required ? "required relationship" : "relationship") added (→ \(target)), replacing attribute \(name)",
+                required ? .mappingModel : .lightweight,
+                required ? "existing rows have no related object, and the attribute's values are dropped: migrate with a mapping model"
+                    : "inferable, but the attribute's values are dropped: move them into \(target) with code or a mapping model")
         } else if relationship.isTransient {
             add(.relationshipAdded, name, "transient relationship added", .noStoreEffect, "transient relationships are not stored")
         } else if relationship.isOptional || (relationship.isToMany && (relationship.minCount ?? 0) == 0) || movedWithinHierarchy(name) {

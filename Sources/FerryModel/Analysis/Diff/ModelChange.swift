@@ -29,6 +29,16 @@ public enum MigrationVerdict: String, Sendable, Hashable, Encodable {
         case .mappingModel: self = .mappingModel
         }
     }
+
+    /// From harmless to hard, as ``MigrationImpact``.
+    var rank: Int { [.identical, .noStoreEffect, .lightweight, .mappingModel].firstIndex(of: self) ?? 0 }
+}
+
+/// One step of a comparison across several versions: consecutive versions and their verdict.
+public struct MigrationStep: Sendable, Hashable, Encodable {
+    public var old: String
+    public var new: String
+    public var verdict: MigrationVerdict
 }
 
 /// One difference between two model versions, with its impact and the reason for it.
@@ -73,6 +83,12 @@ public struct ModelComparison: Sendable, Encodable {
     /// Every entity's version hash is the same in both (none added or removed either): Core Data
     /// opens a store of the old version with the new model without migrating.
     public var sameVersionHashes: Bool
+    /// When versions lie between the two (in one bundle): each consecutive pair's verdict. An app
+    /// that migrates step by step meets every one of them, so the verdict is the hardest of the
+    /// direct comparison and the steps.
+    public var steps: [MigrationStep]?
+    /// The verdict of comparing the two versions directly, when steps were composed.
+    public var directVerdict: MigrationVerdict?
 
     public init(old: String, new: String, changes: [ModelChange], versionHashChanged: [String] = [], sameVersionHashes: Bool = false) {
         self.old = old
@@ -81,5 +97,15 @@ public struct ModelComparison: Sendable, Encodable {
         self.versionHashChanged = versionHashChanged
         self.sameVersionHashes = sameVersionHashes
         verdict = MigrationVerdict(changes)
+    }
+
+    /// This comparison with the verdicts of the consecutive versions between its two.
+    public func composed(with steps: [ModelComparison]) -> ModelComparison {
+        guard steps.count > 1 else { return self }
+        var result = self
+        result.steps = steps.map { MigrationStep(old: $0.old, new: $0.new, verdict: $0.verdict) }
+        result.directVerdict = verdict
+        result.verdict = ([verdict] + steps.map(\.verdict)).max { $0.rank < $1.rank } ?? verdict
+        return result
     }
 }

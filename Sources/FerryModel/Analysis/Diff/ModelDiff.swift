@@ -159,6 +159,20 @@ extension ModelDiff {
         for version in bundle.versions { models.append(try bundle.load(version)) }
         return zip(models, models.dropFirst()).map { compare($0, $1) }
     }
+
+    /// Compares two versions of one bundle directly and, when versions lie between them,
+    /// composes the verdicts of every step from the older to the newer (see
+    /// ``ModelComparison/composed(with:)``).
+    /// - Throws: ``ModelError`` when a version cannot be read.
+    public func compare(_ old: DataModel, _ new: DataModel, across bundle: ModelBundle) throws(ModelError) -> ModelComparison {
+        let direct = compare(old, new)
+        let names = bundle.versions.map(\.name)
+        guard let from = names.firstIndex(where: { $0 == old.versionName }), let to = names.firstIndex(where: { $0 == new.versionName }),
+              to - from > 1 else { return direct }
+        var models: [DataModel] = []
+        for version in bundle.versions[from...to] { models.append(try bundle.load(version)) }
+        return direct.composed(with: zip(models, models.dropFirst()).map { compare($0, $1) })
+    }
 }
 
 /// The JSON document `ferry diff --format json` prints. Schema: `Formats/json/diff.schema.json`.
