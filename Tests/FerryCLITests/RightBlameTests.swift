@@ -57,6 +57,18 @@ import Testing
         }
     }
 
+    /// BrewGuide's data written with Roots' model: nothing has a place, so no store (and an
+    /// existing one stays as it was, without a backup left behind).
+    @Test func aModelThatTakesNothingOfTheInputIsAFailure() throws {
+        let inputs = ["Samples/brewguide/brewlogs.ndjson", "Samples/brewguide/recipes.json"]
+        let store = path("roots-of-brews.sqlite")
+        let result = try CommandRunner.ferry(["convert"] + inputs + ["--as", "core-data", "--model", "Formats/legacy/Roots.xcdatamodeld", "--to", store])
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stderr.contains("nothing of the input fits the Roots model: 3 log kind brew, 3 log_snapshot, 2 recipe have no place in it"), "\(result.stderr)")
+        #expect(!result.stderr.contains("0 objects"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.contains("roots-of-brews") } == [])
+    }
+
     @Test func theSchemaSourceReadsAsASentence() throws {
         let result = try ferry("dump", "Samples/brewguide/BrewGuide.store")
         #expect(result.status == 0, "\(result.stderr)")

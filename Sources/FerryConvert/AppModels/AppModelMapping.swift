@@ -47,6 +47,13 @@ extension AppModelMapping {
         var notMapped = NotMappedTally()
         let attempts = RecordAttempts(keepGoing: keepGoing)
         let objects = try write(rows, model: model, into: writer, notMapped: &notMapped, attempts: attempts)
+        // A store holding none of the input is a wrong model, not a success; the writer's
+        // unfinished file goes with it.
+        if objects.values.reduce(0, +) == 0, !notMapped.entries.isEmpty {
+            let records = notMapped.entries.map { "\($0.count) \($0.from)" }.joined(separator: ", ")
+            throw CoreDataWriteError(kind: .noMapping("nothing of the input fits the \(app) model: \(records) have no place in it; "
+                + "give the model of the app the data came from, or leave out --model to write the canonical model"), file: modelPath)
+        }
         try writer.finish()
         return (CoreDataOutput(model: modelPath, objects: objects, notMapped: notMapped.entries), attempts.rejected)
     }
