@@ -66,6 +66,8 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        [path, activity, message].compactMap { $0 }.joined(separator: ": ")
+        // A lock is the same news whatever Ferry was doing.
+        if case .locked = kind { return "\(path): \(message)" }
+        return [path, activity, message].compactMap { $0 }.joined(separator: ": ")
     }
 }

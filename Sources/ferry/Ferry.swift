@@ -60,8 +60,14 @@ struct Ferry: ParsableCommand {
             try command.run()
             return nil
         } catch {
-            guard let status = ErrorReporter.report(error) else { exit(withError: error) }
-            return status
+            if let status = ErrorReporter.report(error) { return status }
+            // Usage errors in the style of every other error: "ferry: error: …", then the usage.
+            if exitCode(for: error) == .validationFailure {
+                let message = fullMessage(for: error)
+                Console.error(message.hasPrefix("Error: ") ? "ferry: error: " + message.dropFirst("Error: ".count) : message)
+                return ExitCode.validationFailure.rawValue
+            }
+            exit(withError: error)
         }
     }
 }

@@ -11,7 +11,7 @@ import Testing
         let failing = try ferry("diff", model, "--store", corpus(base + "CoreDataMigration-ExampleTests/Resources/SQLite/CoreDataMigration_Example_2.sqlite"))
         #expect(failing.status == 1, "\(failing.stderr)")
         #expect(failing.stdout.contains("CoreDataMigration_Example 2 → CoreDataMigration_Example 4: mapping-model"))
-        #expect(failing.stdout.contains("empty-required-relationship: Post Post/p1: color = nil"))
+        #expect(failing.stdout.contains("empty-required-relationship: Post/p1: color = nil") && !failing.stdout.contains("Post Post/"))
         #expect(failing.stdout.range(of: #"would fail: [0-9]+ empty-required-relationship; and would lose: [0-9]+ value-dropped\n$"#, options: .regularExpression) != nil)
         let json = try ferry("diff", model, "--store", corpus(base + "CoreDataMigration-ExampleTests/Resources/SQLite/CoreDataMigration_Example_2.sqlite"),
                              "--format", "json")
@@ -31,7 +31,7 @@ import Testing
         let result = try ferry("diff", model, "--store", corpus(base + "CoreDataMigration-ExampleTests/Resources/SQLite/CoreDataMigration_Example_1.sqlite"),
                                "--new-version", "CoreDataMigration_Example 2")
         #expect(result.status == 1, "\(result.stderr)")
-        #expect(result.stdout.contains("value-dropped: Post Post/p1: color = "))
+        #expect(result.stdout.contains("value-dropped: Post/p1: color = "))
         #expect(result.stdout.contains("looks renamed to hexColor without a renaming identifier"))
         #expect(result.stdout.hasSuffix("would lose: 1001 value-dropped\n"), "\(result.stdout.suffix(200))")
     }

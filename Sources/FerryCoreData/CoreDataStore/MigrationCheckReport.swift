@@ -56,7 +56,9 @@ public struct MigrationCheckReport: Sendable, Encodable {
         guard failures + losses > 0 else { return "\(store): migrating from \(from) to \(to) meets no problem in its records\n" }
         var lines = problems.map { problem in
             let subject = problem.property.isEmpty ? "" : ": \(problem.property) = \(problem.value)"
-            return "\(store): \(problem.kind.rawValue): \(problem.entity) \(problem.record)\(subject): \(problem.detail)"
+            // A record id of the `Entity/p1` kind names its entity already.
+            let record = problem.record.hasPrefix(problem.entity + "/") ? problem.record : "\(problem.entity) \(problem.record)"
+            return "\(store): \(problem.kind.rawValue): \(record)\(subject): \(problem.detail)"
         }
         func listed(_ losses: Bool) -> String {
             MigrationProblem.Kind.allCases.filter { $0.isLoss == losses }

@@ -91,6 +91,8 @@ public struct StoreBackup: Sendable {
             ScratchFiles.forget(final)
             // What the file is (65), not a backup that failed to be written (73).
             if error.resultCode == .SQLITE_NOTADB { throw StoreError(.notACanonicalStore("it is not an SQLite database"), path: storePath) }
+            // Another process's lock is "try again later" (75), as for every other command.
+            if error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED { throw StoreError(.locked, path: storePath) }
             throw StoreError(.backup(StoreError.writeFailure(error)), path: storePath)
         } catch {
             FileSync.removeDatabase(temporary)

@@ -57,7 +57,7 @@ extension Ferry {
             if let output { LeftoverNotice.sweep(beside: output) }
             let reader = try CoreDataStoreReader(path: store, model: model, version: versionName)
             Console.warn(reader.notes)
-            Console.error("ferry: schema from \(reader.schemaSource)" + (reader.versionMatch?.version.map { "; version \($0)" } ?? ""))
+            Console.error("ferry: schema from \(reader.schemaSource)" + Self.howMatched(reader, chosen: versionName))
             if history { return try writeHistory(reader) }
             let dump = CoreDataStoreDump(format: format.storeFormat, entity: entity, lossless: lossless)
             let result: (counts: [String: Int], warnings: [String: Int])
@@ -97,4 +97,19 @@ extension Ferry {
 enum DumpFormat: String, ExpressibleByArgument, CaseIterable {
     case ndjson, json
     var storeFormat: CoreDataStoreDump.Format { self == .json ? .json : .ndjson }
+}
+
+extension Ferry.Dump {
+    /// How a model's version was chosen, after the source that already names it.
+    static func howMatched(_ reader: CoreDataStoreReader, chosen: String?) -> String {
+        guard case .model = reader.schemaSource else { return "" }
+        if chosen != nil { return " (as asked)" }
+        switch reader.versionMatch?.method {
+        case .identifier?: return " (named by the store's version identifier)"
+        case .versionHashes?, .computedVersionHashes?: return " (matched by the store's entity version hashes)"
+        case .schema?: return " (matched by the store's tables)"
+        case .partOfStore?: return " (describing part of the store)"
+        case nil: return ""
+        }
+    }
 }
