@@ -35,6 +35,8 @@ public struct BundleImporter: Sendable {
         public var counts: [String: Int]
         public var backup: String?
         public var merged: Bool
+        /// With a merge: per table, the bundle's rows that were new, changed or already there.
+        public var merge: [String: MergeCount]?
     }
 
     public func importBundle(_ bundle: String, into store: String) throws -> Result {
@@ -67,7 +69,7 @@ public struct BundleImporter: Sendable {
         var backupPath: String?
         if merge && exists {
             let merged = try mergeIntoCopy(of: store, from: snapshot, staging: staging) { backupPath = $0 }
-            return Result(bundleID: verification.bundleID, counts: merged, backup: backupPath, merged: true)
+            return Result(bundleID: verification.bundleID, counts: counts, backup: backupPath, merged: true, merge: merged)
         }
         if exists {
             try StoreFiles.replace(store, with: snapshot, backup: backup, foreign: foreign) { backupPath = $0 }
@@ -81,7 +83,7 @@ public struct BundleImporter: Sendable {
     /// Upserts the snapshot's rows into a copy of the store (in staging), checks it, then
     /// replaces the store with it: an interrupted merge leaves the store as it was.
     private func mergeIntoCopy(of store: String, from snapshot: String, staging: StagingFolder,
-                               backedUp: (String) -> Void) throws -> [String: Int] {
+                               backedUp: (String) -> Void) throws -> [String: MergeCount] {
         try StoreFiles.settle(store)
         return try StoreFiles.changeThroughCopy(store, at: staging.file("merged.ferry"), backup: backup, thoroughCheck: true,
                                                 backedUp: backedUp) { try $0.merge(from: snapshot) }

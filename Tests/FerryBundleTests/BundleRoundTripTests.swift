@@ -163,6 +163,12 @@ import Testing
 
         let result = try BundleImporter(merge: true).importBundle(bundle, into: target)
         #expect(result.merged && result.backup != nil)
+        // What the merge did, per table: the renamed recipe changed back, every log was there.
+        let merge = try #require(result.merge)
+        #expect(merge["recipe"] == MergeCount(new: 0, changed: 1, unchanged: (result.counts["recipe"] ?? 0) - 1))
+        #expect(merge["log"] == MergeCount(new: 0, changed: 0, unchanged: result.counts["log"] ?? -1))
+        for (table, count) in merge { #expect(count.new + count.changed + count.unchanged == result.counts[table], "\(table)") }
+        #expect(MergeCount.line(["log": MergeCount(new: 3), "recipe": MergeCount(changed: 1, unchanged: 1)]) == "new: 3 log; changed: 1 recipe; unchanged: 1 recipe")
         let merged = try DatabaseQueue(path: target)
         let (title, logs) = try merged.read { db in
             (try String.fetchOne(db, sql: "SELECT title FROM recipe WHERE id = ?", arguments: [recipe]),

@@ -1,18 +1,43 @@
 import Foundation
 import GRDB
 
+/// What a merge did with one table's incoming rows, judged by primary key.
+public struct MergeCount: Sendable, Equatable {
+    /// Rows whose key the store did not have.
+    public var new = 0
+    /// Rows whose key the store had, with other values: the incoming row replaced it.
+    public var changed = 0
+    /// Rows the store already held exactly: not written.
+    public var unchanged = 0
+
+    public init(new: Int = 0, changed: Int = 0, unchanged: Int = 0) {
+        self.new = new
+        self.changed = changed
+        self.unchanged = unchanged
+    }
+
+    /// `new: 3 log; changed: 1 import_run; unchanged: 2 recipe`, leaving out empty groups.
+    public static func line(_ counts: [String: MergeCount]) -> String {
+        let groups: [(String, KeyPath<MergeCount, Int>)] = [("new", \.new), ("changed", \.changed), ("unchanged", \.unchanged)]
+        return groups.compactMap { label, path in
+            let tables = CanonicalTables.countsLine(counts.mapValues { $0[keyPath: path] })
+            return tables.isEmpty ? nil : "\(label): \(tables)"
+        }.joined(separator: "; ")
+    }
+}
+
 extension CanonicalStore {
     /// Upserts every row of another canonical store (same schema version) into this one by
     /// primary key, parents before children, in one transaction; rows this store has and the
     /// other lacks are kept.
-    /// - Returns: rows merged per table.
+    /// - Returns: per table, how many incoming rows were new, changed or already there.
     /// - Throws: ``StoreError``; the store is unchanged then.
-    public func merge(from otherPath: String) throws -> [String: Int] {
+    public func merge(from otherPath: String) throws -> [String: MergeCount] {
         do {
             return try queue.writeWithoutTransaction { db in
                 try db.execute(sql: "ATTACH DATABASE ? AS incoming", arguments: [otherPath])
                 defer { try? db.execute(sql: "DETACH DATABASE incoming") }
-                var counts: [String: Int] = [:]
+                var counts: [String: MergeCount] = [:]
                 try db.inTransaction {
                     for table in CanonicalTables.all {
                         counts[table] = try Self.upsert(table, db: db)
@@ -29,15 +54,23 @@ extension CanonicalStore {
         }
     }
 
-    private static func upsert(_ table: String, db: Database) throws -> Int {
+    private static func upsert(_ table: String, db: Database) throws -> MergeCount {
         let columns = try Row.fetchAll(db, sql: "PRAGMA main.table_info(\(table))")
         let names = columns.map { "\"\($0["name"] as String)\"" }
         let key = try CanonicalTables.key(of: table, db: db).map { "\"\($0)\"" }
         let others = names.filter { !key.contains($0) }
         let list = names.joined(separator: ", ")
+        // Counted before writing: afterwards every incoming row would look unchanged.
+        let sameKey = key.map { "m.\($0) = i.\($0)" }.joined(separator: " AND ")
+        let identical = names.map { "m.\($0) IS i.\($0)" }.joined(separator: " AND ")
+        let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM incoming.\(table)") ?? 0
+        let unchanged = try Int.fetchOne(db, sql: "SELECT count(*) FROM incoming.\(table) i WHERE EXISTS (SELECT 1 FROM main.\(table) m WHERE \(key.isEmpty ? identical : sameKey + " AND " + identical))") ?? 0
+        let new = key.isEmpty ? total - unchanged
+            : try Int.fetchOne(db, sql: "SELECT count(*) FROM incoming.\(table) i WHERE NOT EXISTS (SELECT 1 FROM main.\(table) m WHERE \(sameKey))") ?? 0
         let action = others.isEmpty || key.isEmpty ? "DO NOTHING" : "DO UPDATE SET " + others.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
         let target = key.isEmpty ? "" : "(\(key.joined(separator: ", ")))"
-        try db.execute(sql: "INSERT INTO main.\(table) (\(list)) SELECT \(list) FROM incoming.\(table) WHERE true ON CONFLICT\(target) \(action)")
-        return try Int.fetchOne(db, sql: "SELECT count(*) FROM incoming.\(table)") ?? 0
+        // Rows the store holds as they are stay untouched: no write, no trigger, no page dirtied.
+        try db.execute(sql: "INSERT INTO main.\(table) (\(list)) SELECT \(list) FROM incoming.\(table) i WHERE NOT EXISTS (SELECT 1 FROM main.\(table) m WHERE \(key.isEmpty ? identical : sameKey + " AND " + identical)) ON CONFLICT\(target) \(action)")
+        return MergeCount(new: new, changed: total - new - unchanged, unchanged: unchanged)
     }
 }

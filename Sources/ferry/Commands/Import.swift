@@ -38,7 +38,7 @@ extension Ferry {
                 importer.replaceForeign = backups.replaceForeign
                 return try importer.importBundle(bundle, into: store)
             }
-            let rows = CanonicalTables.countsLine(result.counts)
+            let rows = result.merge.map(MergeCount.line) ?? CanonicalTables.countsLine(result.counts)
             Console.error("""
                 ferry: \(result.merged ? "merged" : "imported") bundle \(result.bundleID ?? "?") into \(store)
                   \(rows.isEmpty ? "no rows" : rows)
