@@ -19,6 +19,9 @@ public struct BundleProblem: Sendable, Hashable, CustomStringConvertible {
     /// The entry's path inside the bag (without the top-level folder), when the problem has one.
     public var path: String?
     public var detail: String
+    /// Follows from another problem of the same bundle (an entry not read past damage, the seal
+    /// of bytes already found changed): reported after the causes, counted apart.
+    public var isConsequence = false
 
     public init(_ kind: Kind, _ path: String?, _ detail: String) {
         self.kind = kind
@@ -28,6 +31,32 @@ public struct BundleProblem: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         [kind.rawValue, path, detail].compactMap { $0 }.joined(separator: ": ")
+    }
+}
+
+extension BundleProblem {
+    /// `1 problem`, or `1 problem and 25 consequences of it`.
+    public static func tally(_ problems: [BundleProblem]) -> String {
+        let causes = problems.filter { !$0.isConsequence }.count, consequences = problems.count - causes
+        return "\(causes) problem\(causes == 1 ? "" : "s")"
+            + (consequences == 0 ? "" : " and \(consequences) consequence\(consequences == 1 ? "" : "s") of \(causes == 1 ? "it" : "them")")
+    }
+
+    /// Marks what follows from other problems and puts the causes first. Reading that stopped
+    /// early leaves later entries unread: their absence (missing), the manifests' (extra), the
+    /// Payload-Oxum and the seal say nothing new. Changed bytes found by a checksum make the seal
+    /// differ too.
+    static func causesFirst(_ problems: [BundleProblem], readingStopped: Bool) -> [BundleProblem] {
+        let changedBytes = problems.contains { $0.kind == .corrupt && $0.path != nil }
+        let marked = problems.map { problem -> BundleProblem in
+            var problem = problem
+            let isSeal = problem.kind == .corrupt && problem.path == nil
+            let unread = problem.kind == .missing || problem.kind == .extra
+                || (problem.kind == .malformed && problem.path == BundleLayout.bagInfoFile)
+            problem.isConsequence = (readingStopped && (unread || isSeal)) || (changedBytes && isSeal)
+            return problem
+        }
+        return marked.filter { !$0.isConsequence } + marked.filter(\.isConsequence)
     }
 }
 
@@ -58,9 +87,9 @@ public struct BundleError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch kind {
         case .invalid(let problems):
-            let shown = problems.prefix(5).map(\.description).joined(separator: "; ")
-            return "\(path): not a valid bundle (\(problems.count) problem\(problems.count == 1 ? "" : "s")): \(shown)"
-                + (problems.count > 5 ? "; …" : "")
+            let causes = problems.filter { !$0.isConsequence }
+            let shown = causes.prefix(5).map(\.description).joined(separator: "; ")
+            return "\(path): not a valid bundle (\(BundleProblem.tally(problems))): \(shown)" + (causes.count > 5 ? "; …" : "")
         case .cannotWrite(let reason): return "\(path): \(reason)"
         case .unusableStore(let reason): return "\(path): the bundle's store cannot be used: \(reason)"
         case .fileNotFound: return "\(path): no such file"

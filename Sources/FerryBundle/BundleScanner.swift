@@ -11,6 +11,8 @@ struct BundleScan {
     var tagFiles: [String: [UInt8]] = [:]
     var problems: [BundleProblem] = []
     var seal: ArchiveSeal.Status = .absent
+    /// Reading stopped before the end (damage, a limit): what was not read is unknown, not absent.
+    var stoppedEarly = false
 }
 
 /// Streams an archive once, hashing every entry, and optionally writes the store snapshot into
@@ -41,6 +43,7 @@ struct BundleScanner {
             reader = try ArchiveReader(path: path)
         } catch {
             scan.problems.append(BundleProblem(.unreadable, nil, error.reason))
+            scan.stoppedEarly = true
             return scan
         }
         var status = stat()
@@ -58,12 +61,14 @@ struct BundleScanner {
                 entry = try reader.next()
             } catch {
                 scan.problems.append(BundleProblem(.unreadable, nil, "the archive is damaged after \(entries) entries: \(error.reason)"))
+                scan.stoppedEarly = true
                 break
             }
             guard let entry else { break }
             entries += 1
             if entries > limits.maxEntries {
                 scan.problems.append(BundleProblem(.unsafe, nil, "more than \(limits.maxEntries) entries; reading stopped"))
+                scan.stoppedEarly = true
                 break
             }
             let inner: String
@@ -76,6 +81,7 @@ struct BundleScanner {
             }
             if let declared = entry.declaredSize, declared > limits.maxTotalBytes - total {
                 scan.problems.append(BundleProblem(.unsafe, inner, "declares \(declared) bytes, over the limit of \(limits.maxTotalBytes) in all; reading stopped"))
+                scan.stoppedEarly = true
                 break
             }
             let isTag = !inner.contains("/")
@@ -93,7 +99,7 @@ struct BundleScanner {
                 let count = buffer.withUnsafeMutableBytes { reader.readChunk(into: $0) }
                 if count == 0 { break }
                 guard count > 0 else {
-                    stop = BundleProblem(.unreadable, inner, "the archive is damaged here: \(reader.lastError)")
+                    stop = BundleProblem(.unreadable, inner, "the archive is damaged here: \(reader.lastError.trimmingCharacters(in: .whitespacesAndNewlines))")
                     break
                 }
                 size += Int64(count)
@@ -123,6 +129,7 @@ struct BundleScanner {
             }
             if let stop {
                 scan.problems.append(stop)
+                scan.stoppedEarly = true
                 break
             }
             scan.files[inner] = try file?.finish() ?? FileDigest(sha256: Hex.lowercase(hasher.finalize()), size: size)

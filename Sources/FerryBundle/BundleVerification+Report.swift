@@ -6,8 +6,20 @@ extension BundleVerification {
     public var text: String {
         let result = self
         guard result.isValid else {
-            return result.problems.map { "\(result.path): \($0)\n" }.joined()
-                + "\(result.path): \(result.problems.count) problem\(result.problems.count == 1 ? "" : "s")\n"
+            let consequences = result.problems.filter(\.isConsequence)
+            var lines = result.problems.filter { !$0.isConsequence }.map { "\(result.path): \($0)\n" }
+            if !consequences.isEmpty {
+                let kinds = BundleProblem.Kind.allCases.compactMap { kind -> String? in
+                    let count = consequences.filter { $0.kind == kind }.count
+                    return count == 0 ? nil : "\(count) \(kind.rawValue)"
+                }
+                var why: [String] = []
+                if consequences.contains(where: { $0.path != nil }) { why.append("what was not read past the damage looks missing or unlisted") }
+                if consequences.contains(where: { $0.path == nil }) { why.append("the seal differs because those bytes changed") }
+                lines.append("\(result.path): \(kinds.joined(separator: ", ")) more, following from it: \(why.joined(separator: "; ")) "
+                             + "(--format json lists each)\n")
+            }
+            return lines.joined() + "\(result.path): \(BundleProblem.tally(result.problems))\n"
         }
         return "\(result.path): valid bundle \(result.bundleID ?? "?") of \(result.createdAt ?? "?"): "
             + "\(result.payloadFiles) files, \(result.payloadBytes) bytes; \(CanonicalTables.countsLine(result.counts))\n"
@@ -23,7 +35,8 @@ extension BundleVerification {
         var counts = JSONObject()
         for table in result.counts.keys.sorted() { counts[table] = .integer(result.counts[table]!) }
         let problems: [JSONValue] = result.problems.map { problem in
-            ["kind": .string(problem.kind.rawValue), "path": problem.path.map { .string($0) } ?? .null, "detail": .string(problem.detail)]
+            ["kind": .string(problem.kind.rawValue), "path": problem.path.map { .string($0) } ?? .null, "detail": .string(problem.detail),
+             "consequence": .bool(problem.isConsequence)]
         }
         return [
             "bundle": .string(result.path),

@@ -33,15 +33,42 @@ import Testing
         let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: bundle)))
         #expect(try BundleVerifier().verify(bundle).problems == [])
         let flipped = path("flipped.\(format.rawValue)")
-        var missed: [Int] = []
+        var missed: [Int] = [], withoutCause: [Int] = []
         for offset in 0..<original.count {
             var bytes = original
             bytes[offset] ^= UInt8(1 << (offset % 8))
             try Data(bytes).write(to: URL(fileURLWithPath: flipped))
             let problems = (try? BundleVerifier().verify(flipped).problems) ?? [BundleProblem(.unreadable, nil, "thrown")]
             if problems.isEmpty { missed.append(offset) }
+            // Whatever follows from a flip, its cause comes first and is one.
+            if !problems.isEmpty && (problems[0].isConsequence || !problems.contains { !$0.isConsequence }) { withoutCause.append(offset) }
         }
         #expect(missed == [], "\(missed.count) of \(original.count) flips went unnoticed, first at \(missed.prefix(5))")
+        #expect(withoutCause == [], "\(withoutCause.count) flips reported only consequences, first at \(withoutCause.prefix(5))")
+    }
+
+    /// One damaged entry in a zip stops reading there: that is the problem; the manifests not
+    /// read, the entries then unlisted and the seal are its consequences, counted after it.
+    @Test func theCauseComesFirstAndItsConsequencesAreCounted() throws {
+        let store = path("small.ferry")
+        _ = try smallBundle(.zip)
+        let bundle = path("whole.zip")
+        _ = try BundleExporter(format: .zip, view: nil).export(store: store, to: bundle)
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: bundle)))
+        // The store snapshot's entry: its compressed bytes start after its local header.
+        let name = Array("data/store.sqlite".utf8)
+        let at = try #require((0..<(bytes.count - name.count)).first { Array(bytes[$0..<($0 + name.count)]) == name })
+        bytes[at + name.count + 200] ^= 0x10
+        let damaged = path("damaged.zip")
+        try Data(bytes).write(to: URL(fileURLWithPath: damaged))
+        let verification = try BundleVerifier().verify(damaged)
+        let causes = verification.problems.filter { !$0.isConsequence }
+        #expect(causes.count == 1 && causes[0].path?.hasSuffix("data/store.sqlite") == true && verification.problems[0] == causes[0],
+                "\(verification.problems)")
+        let consequences = verification.problems.count - 1
+        #expect(consequences > 0 && verification.problems.contains { $0.isConsequence && $0.path == "manifest-sha256.txt" })
+        #expect(verification.text.hasSuffix("1 problem and \(consequences) consequences of it\n"), "\(verification.text)")
+        #expect(verification.text.split(separator: "\n").count == 3, "\(verification.text)")
     }
 
     @Test func everyBitOfTheSealAndTheFirstHeaderIsChecked() throws {
