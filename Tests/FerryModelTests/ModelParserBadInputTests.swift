@@ -53,6 +53,23 @@ import Testing
         #expect(error.description == "merged: malformed XML at line 4, column 1: content after the end of the root element")
     }
 
+    /// One value past libxml2's 10,000,000-byte limit is named with its size and place, not
+    /// called truncated or "libxml2 error 1" (10 MB and 20 MB, in an attribute and as text).
+    @Test(arguments: [10 << 20, 20 << 20])
+    func anOverlongValueIsNamed(bytes: Int) throws {
+        let long = String(repeating: "x", count: bytes)
+        for (xml, column) in [
+            (#"<?xml version="1.0"?><model>"# + "\n" + #"<entity name="A"><attribute name="t" optional="YES" attributeType="String" defaultValueString=""# + long + #""/></entity></model>"#, 96),
+            (#"<?xml version="1.0"?><model>"# + "\n" + #"<entity name="A"><userInfo><entry key="k" value="v"/></userInfo></entity><!-- "# + long + " --></model>", 1),
+        ] {
+            let error = try #require(throws: ModelError.self) { try ModelParser().parse(data: Data(xml.utf8), file: "long") }
+            if column > 1 {
+                #expect(error.description == "long: malformed XML at line 2, column \(column): a value of \(bytes) bytes, over libxml2's limit of 10000000 bytes for one value")
+            }
+            #expect(!error.description.contains("truncated") && !error.description.contains("libxml2 error"), "\(error)")
+        }
+    }
+
     @Test func declaredForeignEncodingIsRefused() throws {
         let xml = #"<?xml version="1.0" encoding="UTF-7"?><model/>"#
         let error = try #require(throws: ModelError.self) { try ModelParser().parse(data: Data(xml.utf8), file: "utf7") }

@@ -55,6 +55,12 @@ struct XMLTreeReader {
             throw .malformed(line: line, column: 1, reason: "content after the end of the root element")
         }
         if !ok || builder.root == nil {
+            // libxml2 refuses a single value past its limit with a generic or "truncated" error:
+            // name the value instead.
+            if let long = Self.overlongValue(data) {
+                throw .malformed(line: long.line, column: long.column,
+                                 reason: "a value of \(long.bytes) bytes, over libxml2's limit of \(Self.maximumValueBytes) bytes for one value")
+            }
             // Where libxml2 first complained; the parser's own position has moved on by now.
             let (line, column) = builder.firstErrorPosition ?? (parser.lineNumber, parser.columnNumber)
             if builder.isInsideElement && Self.endsInsideDocument(data, errorLine: line) || builder.root == nil && builder.sawStartTag && builder.firstErrorPosition == nil {
@@ -97,6 +103,31 @@ struct XMLTreeReader {
             let (line, column) = firstInvalidUTF8(bytes)
             throw .malformed(line: line, column: column, reason: "text is not valid UTF-8")
         }
+    }
+
+    /// libxml2's XML_MAX_TEXT_LENGTH: the longest attribute value or text it parses without
+    /// XML_PARSE_HUGE, which XMLParser does not set.
+    static let maximumValueBytes = 10_000_000
+
+    /// The first run of bytes between markup or quote characters longer than libxml2 takes, with
+    /// where it starts.
+    static func overlongValue(_ data: Data) -> (line: Int, column: Int, bytes: Int)? {
+        guard data.count > maximumValueBytes else { return nil }
+        var line = 1, lineStart = 0, runStart = 0, runLine = 1, runColumn = 1
+        for (offset, byte) in data.enumerated() {
+            switch byte {
+            case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""), UInt8(ascii: "'"):
+                if offset - runStart > maximumValueBytes { return (runLine, runColumn, offset - runStart) }
+                runStart = offset + 1
+                runLine = line
+                runColumn = offset + 1 - lineStart + 1
+            case 0x0A:
+                line += 1
+                lineStart = offset + 1
+            default: break
+            }
+        }
+        return data.count - runStart > maximumValueBytes ? (runLine, runColumn, data.count - runStart) : nil
     }
 
     /// The line and column (in bytes, 1-based) of the first byte that is not valid UTF-8.
