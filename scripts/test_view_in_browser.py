@@ -10,12 +10,17 @@ index.html from file:// in headless Chromium (Debian's `chromium`, driven by Pla
 - no request leaves the unpacked bundle, and no script but the view's own runs;
 - the hostile title shows as text, and no dialog opens;
 - without JavaScript the recipes still read; headings never skip a level; every image has alt
-  text; every table has header cells; Tab reaches the links.
+  text; every table has header cells; Tab reaches the links;
+- a person reads dates, names and words: at 1,200 px no page is wider than the window; log
+  times have no fraction and no `T…Z`; kinds and outcomes have no `_` codes; parameters have no
+  camelCase names; no log is titled by a Photos identifier; a material reads as its catalog
+  name; the recipe and project contents pages list every title.
 Exits 1 naming each failure.
 """
 import argparse
 import json
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -44,6 +49,10 @@ def make_bundle(ferry, work):
     with sqlite3.connect(store) as db:
         db.execute("UPDATE recipe SET title = ? WHERE id = (SELECT min(id) FROM recipe)", (HOSTILE,))
         titles = [row[0] for row in db.execute("SELECT title FROM recipe UNION ALL SELECT title FROM project")]
+        global CATALOG_NAMES, RECIPE_TITLES, PROJECT_TITLES
+        CATALOG_NAMES = {row[0] for row in db.execute("SELECT name FROM catalog_item WHERE name IS NOT NULL")}
+        RECIPE_TITLES = [row[0] for row in db.execute("SELECT title FROM recipe")]
+        PROJECT_TITLES = [row[0] for row in db.execute("SELECT title FROM project")]
     bundle = os.path.join(work, "samples.tar.zst")
     run(ferry, "export", store, "-o", bundle)
     run(ferry, "verify", bundle)
@@ -57,8 +66,26 @@ def visible_text(page):
     return page.evaluate("document.body.innerText")
 
 
+def audit_words(page, name):
+    """What a person reads: the page fits 1,200 px; log cells read as dates and words."""
+    width = page.evaluate("document.documentElement.scrollWidth")
+    check(width <= 1200, f"{name}: {width} px wide in a 1,200 px window")
+    cells = page.evaluate("""Array.from(document.querySelectorAll('table.logs > tbody > tr')).map(row =>
+        Array.from(row.children).map(cell => cell.innerText))""")
+    for cells_of_row in cells:
+        started, title, kind, outcome, made = cells_of_row[0], cells_of_row[1], cells_of_row[2], cells_of_row[4], cells_of_row[5]
+        check(not re.search(r"T\d\d:\d\d|\.\d+Z|Z$", started), f"{name}: a time reads {started!r}")
+        check("_" not in kind + outcome, f"{name}: a code reads {kind!r} / {outcome!r}")
+        check(not re.search(r"[0-9A-F]{8}-[0-9A-F]{4}-.*/L0/", title), f"{name}: a log is titled {title!r}")
+        check(not re.search(r"\b[a-z]+[A-Z][a-z]+ -?\d", made), f"{name}: a parameter reads {made!r}")
+    links = page.evaluate("Array.from(document.querySelectorAll('a[href*=\"#item-\"]')).map(a => a.innerText)")
+    strangers = [text for text in links if text not in CATALOG_NAMES]
+    check(not CATALOG_NAMES or strangers == [], f"{name}: materials read as {strangers[:3]}, not catalog names")
+
+
 def audit_page(page, name):
     """Images load; headings in order; alt text; header cells; only the view's own script."""
+    audit_words(page, name)
     broken = page.evaluate("""async () => {
         const images = Array.from(document.images);
         for (const image of images) image.loading = "eager";
@@ -92,7 +119,7 @@ def main():
         index = root + "index.html"
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM)
-            context = browser.new_context()
+            context = browser.new_context(viewport={"width": 1200, "height": 900})
             requests, dialogs = [], []
             context.on("request", lambda request: requests.append(request.url))
             page = context.new_page()
@@ -118,6 +145,12 @@ def main():
             missing = [title for title in titles if title not in seen]
             check(missing == [], f"titles not within two clicks of index.html: {missing}")
             check(HOSTILE in seen, "the hostile title is not shown as text")
+
+            # The contents pages name every record, not page ranges.
+            for section, expected in (("recipes", RECIPE_TITLES), ("projects", PROJECT_TITLES)):
+                listed = texts.get(root + f"view/{section}.html", "")
+                absent = [title for title in expected if title not in listed]
+                check(absent == [], f"view/{section}.html does not list {absent[:3]}")
 
             # The log pages, by their "next" links: as many rows as bundle.json counts.
             page.goto(index)

@@ -43,7 +43,10 @@ public struct BundleView: Sendable {
             let tree = try ProjectPages.tree(session)
             for (offset, id) in tree.order.enumerated() { places.projects[id] = offset / recordsPerPage + 1 }
             let catalog = try CatalogPages.order(session)
-            for (offset, key) in catalog.enumerated() { places.catalog[key] = offset / rowsPerPage + 1 }
+            for (offset, item) in catalog.enumerated() {
+                places.catalog[item.key] = offset / rowsPerPage + 1
+                places.catalogNames[item.key] = item.name
+            }
 
             try RecipePages.render(recipes, places: places, perPage: recordsPerPage, session: session, write: write)
             try ProjectPages.render(tree, places: places, perPage: recordsPerPage, session: session, write: write)

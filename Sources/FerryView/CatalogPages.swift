@@ -2,11 +2,11 @@ import FerryStore
 
 /// The materials catalog by natural key, which materials link to.
 enum CatalogPages {
-    /// Every key in page order.
-    static func order(_ session: SnapshotSession) throws -> [String] {
-        var keys: [String] = []
-        try session.select("SELECT natural_key FROM catalog_item ORDER BY natural_key") { keys.append($0.text(0) ?? "") }
-        return keys
+    /// Every key in page order, with its name.
+    static func order(_ session: SnapshotSession) throws -> [(key: String, name: String?)] {
+        var items: [(String, String?)] = []
+        try session.select("SELECT natural_key, name FROM catalog_item ORDER BY natural_key") { items.append(($0.text(0) ?? "", $0.text(1))) }
+        return items
     }
 
     static func render(count: Int, perPage: Int, session: SnapshotSession, write: @escaping (String, [UInt8]) throws -> Void) throws {

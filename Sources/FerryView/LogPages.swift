@@ -162,7 +162,8 @@ struct LogPages {
         func finishPage() throws {
             html.raw("</tbody></table>\n")
             if withParts { try addParts(to: &html, rows: rowEnds, places: recordPlaces, session: session) }
-            try pages.finish(&html, page: page, first: first, last: lastStarted.isEmpty ? "(no time)" : String(decoding: lastStarted, as: UTF8.self))
+            try pages.finish(&html, page: page, first: ViewWords.time(first),
+                             last: lastStarted.isEmpty ? "(no time)" : ViewWords.time(String(decoding: lastStarted, as: UTF8.self)))
         }
 
         let cursor = try session.cursor(query)
@@ -185,7 +186,7 @@ struct LogPages {
             if onPage == 0 {
                 page += 1
                 html = pages.start(page: page)
-                html.raw("<table class=\"logs\"><thead><tr><th scope=\"col\">Started</th><th scope=\"col\">Log</th><th scope=\"col\">Kind</th><th scope=\"col\">Rating</th><th scope=\"col\">Outcome</th><th scope=\"col\">Made with</th><th scope=\"col\">Note</th>")
+                html.raw("<table class=\"logs\"><thead><tr><th scope=\"col\">Started (UTC)</th><th scope=\"col\">Log</th><th scope=\"col\">Kind</th><th scope=\"col\">Rating</th><th scope=\"col\">Outcome</th><th scope=\"col\">Made with</th><th scope=\"col\">Note</th>")
                 if withParts { html.raw("<th scope=\"col\">Tags, materials, attachments</th>") }
                 html.raw("</tr></thead><tbody>\n")
                 rowEnds.removeAll(keepingCapacity: true)
@@ -204,7 +205,7 @@ struct LogPages {
                 part.places[id] = ViewLayout.Section.logs.page(page) + "#" + String(decoding: html.bytes[anchorStart...], as: UTF8.self)
             }
             html.raw("\"><td>")
-            html.text(utf8: startedText)
+            ViewWords.time(startedText, into: &html)
             html.raw("<td>")
             let recipe = row.shown(7), project = row.shown(8)
             let target = recipe == nil && project == nil ? nil : recipe.flatMap { recordPlaces.recipe(String(decoding: $0, as: UTF8.self)) }
@@ -214,15 +215,19 @@ struct LogPages {
                 html.text(target)
                 html.raw("\">")
             }
-            if let titleText { html.text(utf8: titleText) } else { html.raw("(untitled)") }
+            if let titleText {
+                if !ViewWords.title(titleText, into: &html) { html.text(utf8: titleText) }
+            } else {
+                html.raw("(untitled)")
+            }
             if target != nil { html.raw("</a>") }
             html.raw("<td>")
-            html.text(utf8: row.shown(3))
+            ViewWords.code(row.shown(3), into: &html)
             // A rating is REAL: 4, not SQLite's 4.0.
             html.raw("<td>")
             if let rating = row.text(4) { html.text(rating) }
             html.raw("<td>")
-            html.text(utf8: row.shown(5))
+            ViewWords.code(row.shown(5), into: &html)
             html.raw("<td>")
             if snapshotLog != nil {
                 madeWith(row, at: 10, logTitle: titleText, into: &html)
@@ -272,7 +277,9 @@ struct LogPages {
             html.raw(" <em class=\"reconstructed\">(reconstructed")
             if let fields = row.withBytes(first + 3, { try? JSONReader().read($0).array }) ?? nil, !fields.isEmpty {
                 html.raw(": ")
-                html.text(fields.compactMap(\.string).joined(separator: ", "))
+                // `parameters.grindDescriptor` reads as the parameter's name, `grind descriptor`.
+                html.text(fields.compactMap(\.string).map { ViewWords.name($0.hasPrefix("parameters.") ? String($0.dropFirst(11)) : $0) }
+                    .joined(separator: ", "))
             }
             html.raw(")</em>")
         }
@@ -284,7 +291,7 @@ struct LogPages {
         guard let parameters = try? JSONReader().read(bytes).object else { return html.text(utf8: bytes) }
         for (index, member) in parameters.enumerated() {
             if index > 0 { html.raw(", ") }
-            html.text(member.key)
+            html.text(ViewWords.name(member.key))
             html.raw(" ")
             if let text = member.value["text"]?.string {
                 html.text(text)
@@ -312,7 +319,7 @@ struct LogPages {
             result.raw("<td>")
             PartsHTML.names(parts.tags[id], label: "Tags", into: &result)
             PartsHTML.names(parts.techniques[id], label: "Techniques", into: &result)
-            if let materials = parts.materials[id] { PartsHTML.materials(materials, places: places, heading: false, into: &result) }
+            if let materials = parts.materials[id] { PartsHTML.materialList(materials, places: places, into: &result) }
             for attachment in parts.attachments[id] ?? [] {
                 result.raw("<p>")
                 PartsHTML.attachment(attachment, owner: "log", into: &result)

@@ -31,7 +31,7 @@ enum ParameterText {
             }
             if !first { html.raw(", ") }
             first = false
-            html.text(utf8: name)
+            ViewWords.name(name, into: &html)
             for part in [value, unit] {
                 guard let part else { continue }
                 html.raw(" ")

@@ -27,6 +27,28 @@ enum PartsHTML {
         html.raw("</p>\n")
     }
 
+    /// Materials as a list, for a table cell: `Black Opalescent (be-0100-0): 0.5 rods, for the body`.
+    /// catalog_key, description, quantity, unit, notes per row.
+    static func materialList(_ rows: [[String?]], places: RecordPlaces, into html: inout HTMLBuffer) {
+        html.raw("<ul class=\"materials\">\n")
+        for row in rows {
+            html.raw("<li>")
+            if let key = row[0] {
+                let name = places.catalogNames[key]
+                RecordHTML.link(places.catalogItem(key), name ?? key, into: &html)
+                if name != nil { html.text(key, after: " <span class=\"note\">(", before: ")</span>") }
+                html.text(row[1], after: " ")
+            } else {
+                html.text(row[1] ?? "")
+            }
+            let amount = [row[2], row[3]].compactMap { $0 }.joined(separator: " ")
+            if !amount.isEmpty { html.text(amount, after: ": ") }
+            html.text(row[4], after: ", ")
+            html.raw("</li>\n")
+        }
+        html.raw("</ul>\n")
+    }
+
     /// catalog_key, description, quantity, unit, notes per row.
     static func materials(_ rows: [[String?]], places: RecordPlaces, heading: Bool = true, into html: inout HTMLBuffer) {
         if heading { html.raw("<h3>Materials</h3>\n") }
@@ -34,15 +56,17 @@ enum PartsHTML {
         for row in rows {
             html.raw("<tr><td>")
             if let key = row[0] {
+                let name = places.catalogNames[key]
                 if let href = places.catalogItem(key) {
                     html.raw("<a href=\"")
                     html.text(href)
                     html.raw("\">")
-                    html.text(key)
+                    html.text(name ?? key)
                     html.raw("</a>")
                 } else {
-                    html.text(key)
+                    html.text(name ?? key)
                 }
+                if name != nil { html.text(key, after: " <span class=\"note\">", before: "</span>") }
                 if let description = row[1] {
                     html.raw(" ")
                     html.text(description)

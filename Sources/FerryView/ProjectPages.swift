@@ -92,7 +92,7 @@ struct ProjectPages {
                 RecordHTML.open(id: id, title: title, kind: row[4], into: &html)
                 placement(of: id, recipe: row[2], tree: tree, places: places, into: &html)
                 RecordHTML.source(app: row[28], entity: row[29], file: row[31], key: row[30], into: &html)
-                RecordHTML.fields(row, labels, flags: flags, into: &html)
+                RecordHTML.fields(row, labels, flags: flags, codes: [7], into: &html)
                 RecordHTML.prose(row[25], label: "Notes", into: &html)
                 if let steps = steps[id] { Self.steps(steps, parts: stepParts, places: places, into: &html) }
                 PartsHTML.all(of: id, in: parts, owner: title, places: places, into: &html)
@@ -102,7 +102,7 @@ struct ProjectPages {
             }
             try pages.finish(&html, page: index + 1, first: tree.nodes[ids[0]]?.title ?? "", last: tree.nodes[ids[ids.count - 1]]?.title ?? "")
         }
-        try pages.writeContents(describing: "projects")
+        try pages.writeContents(describing: "projects", titles: tree.order.map { (tree.nodes[$0]?.title ?? "(untitled)", places.project($0)) })
     }
 
     /// "In Fall 2025 › Calculus", and the recipe the project follows.

@@ -54,7 +54,7 @@ struct RecipePages {
             }
             try pages.finish(&html, page: index + 1, first: order[start].title, last: order[start + ids.count - 1].title)
         }
-        try pages.writeContents(describing: "recipes")
+        try pages.writeContents(describing: "recipes", titles: order.map { ($0.title, places.recipe($0.id)) })
     }
 
     /// name, value, text_value, unit per row.
@@ -62,7 +62,7 @@ struct RecipePages {
         html.raw("<h3>Parameters</h3>\n<table class=\"parameters\"><thead><tr><th scope=\"col\">Parameter</th><th scope=\"col\">Value</th><th scope=\"col\">Unit</th></tr></thead><tbody>\n")
         for row in rows {
             html.raw("<tr><th scope=\"row\">")
-            html.text(row[0] ?? "")
+            html.text(ViewWords.name(row[0] ?? ""))
             html.raw("</th><td>")
             html.text(row[1] ?? row[2] ?? "")
             html.raw("</td><td>")

@@ -7,7 +7,7 @@ enum RecordHTML {
         html.text(RecordPlaces.anchor(id))
         html.raw("\">\n<h2>")
         html.text(title ?? "(untitled)")
-        html.text(kind, after: " <span class=\"kind\">", before: "</span>")
+        html.text(kind.map(ViewWords.code), after: " <span class=\"kind\">", before: "</span>")
         html.raw("</h2>\n")
     }
 
@@ -17,7 +17,8 @@ enum RecordHTML {
 
     /// The fields that have a value, as a description list: `(column index, label)` pairs.
     /// A column named `is_…` reads yes or no.
-    static func fields(_ row: [String?], _ labels: [(Int, String)], flags: Set<Int> = [], into html: inout HTMLBuffer) {
+    /// Columns in `codes` hold codes (`in_progress`), shown as words.
+    static func fields(_ row: [String?], _ labels: [(Int, String)], flags: Set<Int> = [], codes: Set<Int> = [], into html: inout HTMLBuffer) {
         let present = labels.filter { row[$0.0].map { !$0.isEmpty } ?? false }
         guard !present.isEmpty else { return }
         html.raw("<dl>\n")
@@ -26,7 +27,8 @@ enum RecordHTML {
             html.trusted(label)
             html.raw("</dt><dd>")
             let value = row[column] ?? ""
-            html.text(flags.contains(column) ? (value == "0" ? "no" : "yes") : value)
+            html.text(flags.contains(column) ? (value == "0" ? "no" : "yes") : codes.contains(column) ? ViewWords.code(value) : ViewWords.time(value))
+            if ViewWords.isTimestamp(value) { html.raw(" UTC") }
             html.raw("</dd>\n")
         }
         html.raw("</dl>\n")

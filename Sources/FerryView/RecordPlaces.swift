@@ -6,6 +6,8 @@ struct RecordPlaces {
     var recipeTitles: [String: String] = [:]
     var projects: [String: Int] = [:]
     var catalog: [String: Int] = [:]
+    /// Catalog items' names by key: a material reads as its name, its code beside it.
+    var catalogNames: [String: String] = [:]
 
     func recipe(_ id: String) -> String? {
         recipes[id].map { ViewLayout.Section.recipes.page($0) + "#" + Self.anchor(id) }

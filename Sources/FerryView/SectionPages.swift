@@ -39,15 +39,27 @@ struct SectionPages {
         ranges.append((first, last))
     }
 
-    /// The contents page; a section without records still gets one that says so.
-    func writeContents(describing noun: String) throws {
+    /// Up to this many records, a contents page lists each by title; past it, pages by range.
+    static let titlesListed = 10_000
+
+    /// The contents page; a section without records still gets one that says so. With `titles`
+    /// (each record's title and place, in page order) and not too many, it lists every title.
+    func writeContents(describing noun: String, titles: [(title: String, href: String?)]? = nil) throws {
         var html = HTMLBuffer(capacity: 64 * 1024)
         PageShell.inView.open(section.title, into: &html, current: section)
         html.raw("<p>")
         html.number(total)
         html.raw(" ")
         html.trusted(noun)
-        if total > 0 {
+        if let titles, total > 0, titles.count <= Self.titlesListed {
+            html.raw(".</p>\n<ul class=\"index\">\n")
+            for (title, href) in titles {
+                html.raw("<li>")
+                RecordHTML.link(href, title, into: &html)
+                html.raw("</li>\n")
+            }
+            html.raw("</ul>\n")
+        } else if total > 0 {
             html.raw(" on ")
             html.number(ranges.count)
             html.raw(ranges.count == 1 ? " page.</p>\n" : " pages.</p>\n")

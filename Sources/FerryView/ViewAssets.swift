@@ -10,7 +10,13 @@ enum ViewAssets {
         [aria-current] { font-weight: bold; }
         table { border-collapse: collapse; margin: .5rem 0 1rem; }
         th, td { border: 1px solid var(--line); padding: .2rem .5rem; text-align: left; vertical-align: top; }
-        table.logs td:first-child { white-space: nowrap; }
+        table.logs > tbody > tr > td:first-child { white-space: nowrap; }
+        td { overflow-wrap: break-word; }
+        table.logs { width: 100%; table-layout: fixed; } table.logs td { overflow-wrap: anywhere; } table.logs th { overflow-wrap: break-word; }
+        table.logs > thead th:nth-child(1) { width: 10.5rem; } table.logs > thead th:nth-child(2) { width: 13%; }
+        table.logs > thead th:nth-child(3) { width: 6%; } table.logs > thead th:nth-child(4) { width: 4rem; }
+        table.logs > thead th:nth-child(5) { width: 7%; } table.logs > thead th:nth-child(6) { width: 22%; }
+        table.logs > thead th:nth-child(7) { width: 10%; } ul.materials { padding-left: 1.2rem; margin: .3rem 0; }
         .record { border-top: 2px solid var(--line); margin-top: 1.5rem; }
         .kind, .note, .source, .path { color: var(--muted); font-size: .9em; }
         .tag { border: 1px solid var(--line); border-radius: .6rem; padding: 0 .4rem; }

@@ -31,7 +31,7 @@ import Testing
 
     @Test func parametersInFerrysOwnFormReadInOnePass() {
         #expect(parameters(#"{"dose":{"unit":"g","value":13.5},"grind":{"text":"medium"},"waterTemperature":{"unit":"°C","value":94},"yield":{"unit":"g","value":250}}"#)
-                == "dose 13.5 g, grind medium, waterTemperature 94 °C, yield 250 g")
+                == "dose 13.5 g, grind medium, water temperature 94 °C, yield 250 g")
         #expect(parameters("{}") == "")
         #expect(parameters(#"{"coe":{"value":-1.5e3}}"#) == "coe -1.5e3")
         #expect(parameters(#"{"note":{"text":"<b>"}}"#) == "note &lt;b&gt;")
@@ -39,5 +39,25 @@ import Testing
         for other in [#"{"a": {"text":"x"}}"#, #"{"a":{"text":"x\"y"}}"#, #"{"a":{"other":1}}"#, #"{"a":{"text":"x"}"#, #"{"a":{"text":"x"}}x"#, "[]", ""] {
             #expect(parameters(other) == nil, "\(other)")
         }
+    }
+
+    /// Stored values as a person reads them (the data files keep them exact).
+    @Test func timesCodesAndNamesReadAsWords() {
+        #expect(ViewWords.time("2025-10-12T08:00:40.123456Z") == "2025-10-12 08:00:40")
+        #expect(ViewWords.time("2025-10-12T08:00:00Z") == "2025-10-12 08:00")
+        #expect(ViewWords.time("next Tuesday") == "next Tuesday")
+        #expect(ViewWords.code("too_weak") == "too weak" && ViewWords.code("photo-action") == "photo action")
+        #expect(ViewWords.name("waterTemperature") == "water temperature")
+        #expect(ViewWords.name("grind_descriptor") == "grind descriptor" && ViewWords.name("coeOK") == "coe OK" && ViewWords.name("dose") == "dose")
+        let photo = rendered { html in
+            var id = "8F3C2E1A-0D4B-4C5E-9F6A-7B8C9D0E1F2A/L0/001"
+            _ = id.withUTF8 { ViewWords.title($0, into: &html) }
+        }
+        #expect(photo == "photo 8F3C2E1A…")
+        let plain = rendered { html in
+            var title = "V60 Balanced"
+            _ = title.withUTF8 { ViewWords.title($0, into: &html) }
+        }
+        #expect(plain == "")
     }
 }
