@@ -13,6 +13,8 @@ struct MappedObject {
     private(set) var extras: JSONObject
     private(set) var values: [String: StoreCell] = [:]
     private var used: Set<String> = ["extras", "source_app", "source_entity", "source_key", "source_file", "kind"]
+    /// Sources whose attribute this version of the model lacks: reported with the leftovers.
+    private var unheld: [String] = []
     /// Whether an `extras` key that is not there sets its attribute to null (a store's value
     /// carried over, as a migration does) rather than leaving it to the model's default (a new
     /// object, as the app makes from its files).
@@ -45,6 +47,16 @@ struct MappedObject {
 
     /// How errors name the record: its table and id.
     var location: String { "\(row.table) \(row.text("id") ?? "row \(row.rowid)")" }
+
+    /// The first of an attribute's names across the app's model versions that this version has
+    /// (the first, to be reported as unheld, when it has none).
+    func attribute(_ names: String...) -> String {
+        names.first(where: has) ?? names[0]
+    }
+
+    func has(_ attribute: String) -> Bool {
+        model.allAttributes(of: entity).contains { $0.name == attribute }
+    }
 
     /// Sets `attribute` from a column, converted to the attribute's type.
     mutating func column(_ column: String, to attribute: String) throws {
@@ -85,7 +97,10 @@ struct MappedObject {
     /// Sets `attribute` to a value made from the named columns or `extras` keys.
     mutating func set(_ attribute: String, _ value: StoreCell, from source: String) throws {
         guard let description = model.allAttributes(of: entity).first(where: { $0.name == attribute }) else {
-            throw CoreDataWriteError(kind: .unknownProperty(attribute, record: "\(entity.name) from \(location)"), file: file)
+            // Another version of the app's model (an older one, a trimmed one) may lack it: the
+            // value is reported as having no place, as any other leftover, not a failure.
+            if value != .null && used.remove(source) == nil { unheld.append(source) }
+            return
         }
         do {
             values[attribute] = try AttributeCells.cell(value, as: description)
@@ -111,7 +126,7 @@ struct MappedObject {
         for member in extras.members where !used.contains("extras.\(member.key)") {
             names.append("\(row.table).extras.\(member.key)")
         }
-        return names
+        return names + unheld.map { "\(row.table).\($0)" }
     }
 
     /// The values for the writer, with the model's defaults for those not set.

@@ -138,8 +138,9 @@ struct RootsModelMapping: AppModelMapping {
         object.use("due_at")
         try object.column("due_time_minutes", to: "dueTimeMinutes")
         try object.columns(["estimated_minutes": "estimatedMinutes", "min_block_minutes": "minBlockMinutes", "max_block_minutes": "maxBlockMinutes",
-                            "difficulty": "difficulty", "importance": "importance", "grade_earned": "gradeEarnedPoints",
-                            "grade_possible": "gradePossiblePoints", "grade_weight_percent": "gradeWeightPercent"])
+                            "difficulty": "difficulty", "importance": "importance",
+                            "grade_earned": object.attribute("gradeEarnedPoints", "gradeEarned"),
+                            "grade_possible": object.attribute("gradePossiblePoints", "gradePossible"), "grade_weight_percent": "gradeWeightPercent"])
         try object.extras(["calendarEventIdentifier", "recurrenceIndex", "recurrenceSeriesID"])
         // The legacy type, where it differs from the category it was normalized into.
         if object.extras["type"] != nil { try object.extra("type", to: "type") } else { try object.column("category", to: "type") }
@@ -151,18 +152,23 @@ struct RootsModelMapping: AppModelMapping {
     }
 
     private func attachment(_ object: inout MappedObject, _ rows: CanonicalRows) throws {
-        try object.columns(["id": "id", "name": "fileName", "local_url": "fileURL", "media_type": "mimeType",
-                            "byte_count": "fileSize", "added_at": "createdAt"])
-        if object.extras["updatedAt"] != nil { try object.extra("updatedAt", to: "updatedAt") } else { try object.column("added_at", to: "updatedAt") }
+        // Roots' earlier model names them name, localURL, dateAdded and data.
+        try object.columns(["id": "id", "name": object.attribute("fileName", "name"), "local_url": object.attribute("fileURL", "localURL"),
+                            "media_type": "mimeType", "byte_count": "fileSize", "added_at": object.attribute("createdAt", "dateAdded")])
+        if object.extras["updatedAt"] != nil {
+            try object.extra("updatedAt", to: "updatedAt")
+        } else if object.has("updatedAt") {
+            try object.column("added_at", to: "updatedAt")
+        }
         if let sha256 = object.row.text("sha256"), let data = try rows.attachmentData(sha256: sha256) {
-            try object.set("fileData", .blob(data), from: "sha256")
+            try object.set(object.attribute("fileData", "data"), .blob(data), from: "sha256")
         }
         object.use("sha256", "position")   // the place in the owner's list, which the model does not keep
     }
 
     private func timerSession(_ object: inout MappedObject, projectKinds: [String: String]) throws {
         try object.columns(["id": "id", "created_at": "createdAt", "modified_at": "updatedAt", "started_at": "startedAt",
-                            "ended_at": "endedAt", "duration_seconds": "durationSeconds"])
+                            "ended_at": "endedAt", "duration_seconds": object.attribute("durationSeconds", "duration")])
         try object.extra("mode", to: "mode")
         // What the session was for: an activity, an assignment or a course, by id.
         if let id = object.row.text("project_id") {
