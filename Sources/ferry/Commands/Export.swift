@@ -52,7 +52,7 @@ extension Ferry {
             Console.error("""
                 ferry: exported \(store) to \(output) (\(chosen.rawValue), bundle \(summary.bundleID))
                   \(rows.isEmpty ? "no rows" : rows)
-                  \(summary.attachmentCount) attachments; payload \(summary.payloadFiles) files, \(summary.payloadBytes) bytes
+                  \(Console.count(summary.attachmentCount, "attachment")); payload \(Console.count(summary.payloadFiles, "file")), \(Console.count(Int(summary.payloadBytes), "byte"))
                   \(summary.viewFiles > 0 ? "view: index.html and \(summary.viewFiles - 1) files in view/" : "no view (--no-view)")
                 """)
         }
