@@ -85,7 +85,7 @@ let package = Package(
         .target(name: "FerryArchive", dependencies: ["CLibArchive", "FerryFiles", "FerryJSON", "FerrySystem", .product(name: "Crypto", package: "swift-crypto")]),
 
         // The bundle's human view: static HTML pages rendered from a store snapshot.
-        .target(name: "FerryView", dependencies: ["FerryStore", "FerryJSON"]),
+        .target(name: "FerryView", dependencies: ["FerryCanonical", "FerryStore", "FerryJSON"]),
 
         // Portable bundles: BagIt bags of a store snapshot, per-table NDJSON and attachments in one
         // archive; verifying, unpacking into staging, importing.

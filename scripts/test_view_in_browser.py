@@ -14,7 +14,8 @@ index.html from file:// in headless Chromium (Debian's `chromium`, driven by Pla
 - a person reads dates, names and words: at 1,200 px no page is wider than the window; log
   times have no fraction and no `T…Z`; kinds and outcomes have no `_` codes; parameters have no
   camelCase names; no log is titled by a Photos identifier; a material reads as its catalog
-  name; the recipe and project contents pages list every title.
+  name; the recipe and project contents pages list every title; a created or modified time
+  Ferry made up (from a file's modification time) is marked as such, never shown as the app's.
 Exits 1 naming each failure.
 """
 import argparse
@@ -151,6 +152,12 @@ def main():
                 listed = texts.get(root + f"view/{section}.html", "")
                 absent = [title for title in expected if title not in listed]
                 check(absent == [], f"view/{section}.html does not list {absent[:3]}")
+
+            # Times Ferry made up are marked where they are shown; the mark itself is no legacy field.
+            recipes_page = texts.get(root + "view/recipes-1.html", "")
+            check("not the app's: Ferry's stand-in, from modification time of recipes.json" in recipes_page,
+                  "view/recipes-1.html does not mark the times taken from recipes.json's modification time")
+            check("synthesizedTimes" not in seen, "Ferry's own mark is shown among the legacy fields")
 
             # The log pages, by their "next" links: as many rows as bundle.json counts.
             page.goto(index)

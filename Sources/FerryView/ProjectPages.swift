@@ -92,7 +92,7 @@ struct ProjectPages {
                 RecordHTML.open(id: id, title: title, kind: row[4], into: &html)
                 placement(of: id, recipe: row[2], tree: tree, places: places, into: &html)
                 RecordHTML.source(app: row[28], entity: row[29], file: row[31], key: row[30], into: &html)
-                RecordHTML.fields(row, labels, flags: flags, codes: [7], into: &html)
+                RecordHTML.fields(row, labels, flags: flags, codes: [7], madeUp: RecordHTML.madeUpTimes(row[35], created: 32), into: &html)
                 RecordHTML.prose(row[25], label: "Notes", into: &html)
                 if let steps = steps[id] { Self.steps(steps, parts: stepParts, places: places, into: &html) }
                 PartsHTML.all(of: id, in: parts, owner: title, places: places, into: &html)

@@ -1,3 +1,6 @@
+import FerryCanonical
+import FerryJSON
+
 /// Pieces every record's section uses: the heading with its anchor, a list of its fields, long
 /// texts, and the legacy fields kept in `extras`.
 enum RecordHTML {
@@ -17,8 +20,10 @@ enum RecordHTML {
 
     /// The fields that have a value, as a description list: `(column index, label)` pairs.
     /// A column named `is_…` reads yes or no.
-    /// Columns in `codes` hold codes (`in_progress`), shown as words.
-    static func fields(_ row: [String?], _ labels: [(Int, String)], flags: Set<Int> = [], codes: Set<Int> = [], into html: inout HTMLBuffer) {
+    /// Columns in `codes` hold codes (`in_progress`), shown as words; a column in `madeUp` is a
+    /// time Ferry made up (not the app's), shown with what it took instead.
+    static func fields(_ row: [String?], _ labels: [(Int, String)], flags: Set<Int> = [], codes: Set<Int> = [], madeUp: [Int: String] = [:],
+                       into html: inout HTMLBuffer) {
         let present = labels.filter { row[$0.0].map { !$0.isEmpty } ?? false }
         guard !present.isEmpty else { return }
         html.raw("<dl>\n")
@@ -29,6 +34,9 @@ enum RecordHTML {
             let value = row[column] ?? ""
             html.text(flags.contains(column) ? (value == "0" ? "no" : "yes") : codes.contains(column) ? ViewWords.code(value) : ViewWords.time(value))
             if ViewWords.isTimestamp(value) { html.raw(" UTC") }
+            if let from = madeUp[column] {
+                html.text(from, after: " <em class=\"reconstructed\">(not the app's: Ferry's stand-in, from ", before: ")</em>")
+            }
             html.raw("</dd>\n")
         }
         html.raw("</dl>\n")
@@ -57,9 +65,26 @@ enum RecordHTML {
         html.raw(".</p>\n")
     }
 
-    /// The legacy fields Ferry kept without a column, folded away.
+    /// Which time columns (`created_at` at `created`, `modified_at` at `created + 1`) Ferry made
+    /// up, and from what, as `extras.synthesizedTimes` says.
+    static func madeUpTimes(_ extras: String?, created: Int) -> [Int: String] {
+        guard let extras, extras.contains(SynthesizedTimes.key),
+              let marks = (try? JSONReader().read(Array(extras.utf8)))?.object?[SynthesizedTimes.key]?.object else { return [:] }
+        var result: [Int: String] = [:]
+        if let from = marks["created_at"]?.string { result[created] = from }
+        if let from = marks["modified_at"]?.string { result[created + 1] = from }
+        return result
+    }
+
+    /// The legacy fields Ferry kept without a column, folded away (Ferry's own marks are shown
+    /// where they apply).
     static func extras(_ json: String?, into html: inout HTMLBuffer) {
-        guard let json, json != "{}", !json.isEmpty else { return }
+        guard var json, json != "{}", !json.isEmpty else { return }
+        if json.contains(SynthesizedTimes.key), var object = (try? JSONReader().read(Array(json.utf8)))?.object {
+            object[SynthesizedTimes.key] = nil
+            guard !object.members.isEmpty else { return }
+            json = JSONWriter.string(.object(object))
+        }
         html.raw("<details><summary>Legacy fields kept as they were</summary><pre>")
         html.text(json)
         html.raw("</pre></details>\n")

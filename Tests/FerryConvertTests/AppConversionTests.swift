@@ -62,7 +62,8 @@ import Testing
             let outcomes = try String.fetchAll(db, sql: "SELECT outcome FROM log WHERE project_id = '0B000000-1111-4222-8333-444444444444' ORDER BY started_at")
             #expect(outcomes == ["favorite", "trash", "keep"])
             let settings = try #require(try Row.fetchOne(db, sql: "SELECT * FROM project WHERE kind = 'app-settings'"))
-            #expect(settings["extras"] as String? == #"{"autoProcessActions":true,"enableHapticFeedback":false,"lastSyncDate":"2025-10-12T21:20:00Z","swipeThreshold":0.35}"#)
+            // Preferences keep no times: the store file's stands in, and the row says so.
+            #expect(settings["extras"] as String? == #"{"autoProcessActions":true,"enableHapticFeedback":false,"lastSyncDate":"2025-10-12T21:20:00Z","swipeThreshold":0.35,"synthesizedTimes":{"created_at":"modification time of PhotoApp.sqlite","modified_at":"modification time of PhotoApp.sqlite"}}"#)
         }
     }
 

@@ -21,6 +21,8 @@ public struct Log: Sendable, Hashable {
     public var createdAt: String
     public var modifiedAt: String
     public var extras = JSONObject()
+    /// The times Ferry made up, with what it took instead: written into `extras` (``SynthesizedTimes``).
+    public var synthesizedTimes: [String: String] = [:]
 
     public var snapshot: LogSnapshot?
     public var tags: [String] = []

@@ -39,6 +39,8 @@ public struct Project: Sendable, Hashable {
     public var modifiedAt: String
     public var deletedAt: String?
     public var extras = JSONObject()
+    /// The times Ferry made up, with what it took instead: written into `extras` (``SynthesizedTimes``).
+    public var synthesizedTimes: [String: String] = [:]
 
     public var steps: [ProjectStep] = []
     public var materials: [MaterialLine] = []

@@ -33,6 +33,9 @@ public struct Recipe: Sendable, Hashable {
     public var modifiedAt: String
     public var deletedAt: String?
     public var extras = JSONObject()
+    /// The times Ferry made up, each with what it took instead (`modification time of
+    /// recipes.json`): written into `extras` under ``SynthesizedTimes/key``.
+    public var synthesizedTimes: [String: String] = [:]
 
     public var parameters: [RecipeParameter] = []
     public var steps: [RecipeStep] = []

@@ -12,7 +12,8 @@ struct MappedObject {
     let model: DataModel
     private(set) var extras: JSONObject
     private(set) var values: [String: StoreCell] = [:]
-    private var used: Set<String> = ["extras", "source_app", "source_entity", "source_key", "source_file", "kind"]
+    /// Ferry's own mark of the times it made up is about the canonical row, not a value of the app's.
+    private var used: Set<String> = ["extras", "source_app", "source_entity", "source_key", "source_file", "kind", "extras.synthesizedTimes"]
     /// Sources whose attribute this version of the model lacks: reported with the leftovers.
     private var unheld: [String] = []
     /// Whether an `extras` key that is not there sets its attribute to null (a store's value

@@ -39,7 +39,7 @@ extension BatchWriter {
             row.add("created_at", recipe.createdAt)
             row.add("modified_at", recipe.modifiedAt)
             row.add("deleted_at", recipe.deletedAt)
-            row.add("extras", json: .object(recipe.extras))
+            row.add("extras", json: .object(SynthesizedTimes.extras(recipe.extras, marking: recipe.synthesizedTimes)))
         }
         for (position, parameter) in recipe.parameters.enumerated() {
             add(RowShapes.recipeParameter) { row in
@@ -117,7 +117,7 @@ extension BatchWriter {
             row.add("created_at", project.createdAt)
             row.add("modified_at", project.modifiedAt)
             row.add("deleted_at", project.deletedAt)
-            row.add("extras", json: .object(project.extras))
+            row.add("extras", json: .object(SynthesizedTimes.extras(project.extras, marking: project.synthesizedTimes)))
         }
         for step in project.steps {
             add(RowShapes.projectStep) { row in
@@ -180,7 +180,7 @@ extension BatchWriter {
             row.add("project_id", log.pointee.projectID)
             row.add("created_at", log.pointee.createdAt)
             row.add("modified_at", log.pointee.modifiedAt)
-            row.add("extras", json: .object(log.pointee.extras))
+            row.add("extras", json: .object(SynthesizedTimes.extras(log.pointee.extras, marking: log.pointee.synthesizedTimes)))
         }
         if log.pointee.snapshot != nil {
             add(fresh ? RowShapes.newLogSnapshot : RowShapes.logSnapshot, for: log) { row, log in

@@ -28,7 +28,9 @@ extension BrewGuideNormalizer {
             log.createdAt = started
             log.modifiedAt = started
         } else {
-            context.report.synthesized(table: "log", field: "created_at", from: "modification time of \(context.fileName(file))")
+            let from = "modification time of \(context.fileName(file))"
+            context.report.synthesized(table: "log", field: "created_at", from: from)
+            log.synthesizedTimes["created_at"] = from
         }
         if let rating = try fields.integer("rating") {
             guard (1...5).contains(rating) else {

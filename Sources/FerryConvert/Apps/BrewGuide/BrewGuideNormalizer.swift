@@ -142,8 +142,15 @@ struct BrewGuideNormalizer {
         if let bloom = try fields.double("bloomRatio") ?? outer.double("bloomRatio") {
             recipe.parameters.append(RecipeParameter(name: "bloomRatio", value: bloom, unit: "ratio"))
         }
-        if let created = try fields.date("createdAt") { recipe.createdAt = created } else { context.report.synthesized(table: "recipe", field: "created_at", from: "modification time of \(context.fileName(file))") }
-        if let modified = try fields.date("modifiedAt") { recipe.modifiedAt = modified } else { context.report.synthesized(table: "recipe", field: "modified_at", from: "modification time of \(context.fileName(file))") }
+        for (key, field) in [("createdAt", "created_at"), ("modifiedAt", "modified_at")] {
+            if let time = try fields.date(key) {
+                if field == "created_at" { recipe.createdAt = time } else { recipe.modifiedAt = time }
+            } else {
+                let from = "modification time of \(context.fileName(file))"
+                context.report.synthesized(table: "recipe", field: field, from: from)
+                recipe.synthesizedTimes[field] = from
+            }
+        }
         var steps: [RecipeStep] = []
         for (index, stepFields) in stepFields.enumerated() {
             steps.append(try step(stepFields, recipeID: id, index: index))

@@ -46,7 +46,7 @@ struct ForagerStoreReader {
         recipe.lastUsedAt = try fields.date("lastUsed")
         recipe.isFavorite = try fields.bool("isFavorite") ?? false
         recipe.sourceURL = try fields.string("sourceURL")
-        created(try fields.date("dateCreated"), &recipe.createdAt, &recipe.modifiedAt, table: "recipe")
+        created(try fields.date("dateCreated"), &recipe.createdAt, &recipe.modifiedAt, table: "recipe", marking: &recipe.synthesizedTimes)
         recipe.materials = try lines(fields.children(["ingredients"], entity: "Ingredient", ownerKey: record.id, resolver: index),
                                      ownerID: id, entity: "Ingredient", backLink: "recipe")
         var extras = JSONObject()
@@ -96,7 +96,7 @@ struct ForagerStoreReader {
         var (project, fields) = try startProject(record, kind: "grocery-list")
         project.notes = try fields.string("notes")
         if let completed = try fields.bool("isCompleted") { project.status = completed ? "completed" : "open" }
-        created(try fields.date("dateCreated"), &project.createdAt, &project.modifiedAt, table: "project")
+        created(try fields.date("dateCreated"), &project.createdAt, &project.modifiedAt, table: "project", marking: &project.synthesizedTimes)
         project.materials = try lines(fields.children(["items"], entity: "GroceryListItem", ownerKey: record.id, resolver: index),
                                       ownerID: project.id, entity: "GroceryListItem", backLink: "weeklyList")
         finish(&project, fields.extras, entity: record.entity)
@@ -105,7 +105,7 @@ struct ForagerStoreReader {
     private func groceryItem(_ record: CoreDataRecord) throws {
         var (project, fields) = try startProject(record, kind: "grocery-item")
         project.category = try fields.string("category")
-        created(try fields.date("dateCreated"), &project.createdAt, &project.modifiedAt, table: "project")
+        created(try fields.date("dateCreated"), &project.createdAt, &project.modifiedAt, table: "project", marking: &project.synthesizedTimes)
         finish(&project, fields.extras, entity: record.entity)
     }
 
@@ -114,7 +114,7 @@ struct ForagerStoreReader {
         project.startAt = try fields.date("startDate")
         project.completedAt = try fields.date("completedDate")
         if try fields.bool("isCompleted") == true { project.status = "completed" } else if try fields.bool("isActive") == true { project.status = "active" }
-        created(try fields.date("createdDate"), &project.createdAt, &project.modifiedAt, table: "project")
+        created(try fields.date("createdDate"), &project.createdAt, &project.modifiedAt, table: "project", marking: &project.synthesizedTimes)
         for (position, child) in try fields.children(["plannedMeals"], entity: "PlannedMeal", ownerKey: record.id, resolver: index).enumerated() {
             var meal = child
             let legacyID = try meal.uuid("id")
@@ -145,7 +145,7 @@ struct ForagerStoreReader {
                                   kind: "grocery-list", createdAt: time, modifiedAt: time)
             project.title = "Grocery list"
             context.report.synthesized(table: "project", field: "title", from: "the store's list items, which belong to no list")
-            synthesizedTimes(table: "project")
+            synthesizedTimes(table: "project", marking: &project.synthesizedTimes)
             for record in loose { index.take(record) }
             project.materials = try lines(loose.map { index.fields($0, dates: context.dates) }, ownerID: id, entity: "GroceryListItem",
                                           backLink: "weeklyList")
@@ -153,20 +153,24 @@ struct ForagerStoreReader {
         }
     }
 
-    private func created(_ date: String?, _ created: inout String, _ modified: inout String, table: String) {
+    private func created(_ date: String?, _ created: inout String, _ modified: inout String, table: String, marking marks: inout [String: String]) {
         if let date {
             created = date
             modified = date
-            context.report.synthesized(table: table, field: "modified_at", from: "the creation date (Forager keeps no modification date)")
+            let from = "the creation date (Forager keeps no modification date)"
+            context.report.synthesized(table: table, field: "modified_at", from: from)
+            marks["modified_at"] = from
         } else {
-            synthesizedTimes(table: table)
+            synthesizedTimes(table: table, marking: &marks)
         }
     }
 
-    private func synthesizedTimes(table: String) {
+    private func synthesizedTimes(table: String, marking marks: inout [String: String]) {
         let from = "modification time of \(index.fileName)"
-        context.report.synthesized(table: table, field: "created_at", from: from)
-        context.report.synthesized(table: table, field: "modified_at", from: from)
+        for field in ["created_at", "modified_at"] {
+            context.report.synthesized(table: table, field: field, from: from)
+            marks[field] = from
+        }
     }
 
     private func finish(_ project: inout Project, _ extras: JSONObject, entity: String) {

@@ -28,7 +28,7 @@ struct MoltenNormalizer {
         recipe.isArchived = try fields.bool("isArchived", "is_archived") ?? false
         recipe.lastUsedAt = try fields.date("lastUsedDate", "last_used_date")
         recipe.usageCount = try fields.integer("timesUsed", "times_used")
-        try times(&fields, created: &recipe.createdAt, modified: &recipe.modifiedAt, table: "recipe")
+        try times(&fields, created: &recipe.createdAt, modified: &recipe.modifiedAt, table: "recipe", marking: &recipe.synthesizedTimes)
         recipe.parameters = try parameters(&fields)
         var extras = JSONObject()
         if var author = try fields.object("author") {
@@ -111,7 +111,7 @@ struct MoltenNormalizer {
             log.durationSeconds = value * 3600
         }
         log.outcome = try fields.string("status").map { Self.statuses.normalize($0, file: fields.location.file, field: "status", report: context.report) }
-        try times(&fields, created: &log.createdAt, modified: &log.modifiedAt, table: "log")
+        try times(&fields, created: &log.createdAt, modified: &log.modifiedAt, table: "log", marking: &log.synthesizedTimes)
         if let plan = try fields.uuid("based_on_plan_id", "basedOnPlanId") {
             log.recipeID = plan
             // The log keeps no copy of the plan: the linker fills it from the plan and marks it reconstructed.
@@ -134,14 +134,18 @@ struct MoltenNormalizer {
 
     /// Created and modified times; a missing modified time is the created one, and a missing
     /// created time the input file's time (reported).
-    private func times(_ fields: inout FieldReader, created: inout String, modified: inout String, table: String) throws {
+    private func times(_ fields: inout FieldReader, created: inout String, modified: inout String, table: String,
+                       marking marks: inout [String: String]) throws {
         let createdValue = try fields.date("dateCreated", "date_created")
         let modifiedValue = try fields.date("dateModified", "date_modified")
+        let from = "modification time of \((fields.location.file as NSString).lastPathComponent)"
         if let createdValue { created = createdValue } else {
-            context.report.synthesized(table: table, field: "created_at", from: "modification time of \((fields.location.file as NSString).lastPathComponent)")
+            context.report.synthesized(table: table, field: "created_at", from: from)
+            marks["created_at"] = from
         }
         if let value = modifiedValue ?? createdValue { modified = value } else {
-            context.report.synthesized(table: table, field: "modified_at", from: "modification time of \((fields.location.file as NSString).lastPathComponent)")
+            context.report.synthesized(table: table, field: "modified_at", from: from)
+            marks["modified_at"] = from
         }
     }
 

@@ -33,7 +33,7 @@ struct PhotoAppStoreReader {
                     project.createdAt = start
                     project.modifiedAt = project.endAt ?? start
                 } else {
-                    synthesizedTimes()
+                    synthesizedTimes(marking: &project.synthesizedTimes)
                 }
                 fields.skip("actions")
                 finish(project, fields, entity: record.entity)
@@ -51,7 +51,7 @@ struct PhotoAppStoreReader {
                     log.createdAt = timestamp
                     log.modifiedAt = timestamp
                 } else {
-                    synthesizedTimes(table: "log")
+                    synthesizedTimes(table: "log", marking: &log.synthesizedTimes)
                 }
                 if let session = try fields.string("session") {
                     let projectID = sessions[session] ?? index.canonicalID(ofRowID: session, app: .photoapp) ?? session
@@ -71,7 +71,7 @@ struct PhotoAppStoreReader {
                 var project = Project(id: id, source: index.source(record, app: .photoapp), kind: "app-settings", createdAt: time, modifiedAt: time)
                 project.title = "PhotoApp preferences"
                 context.report.synthesized(table: "project", field: "title", from: "the entity (preferences have no title)")
-                synthesizedTimes()
+                synthesizedTimes(marking: &project.synthesizedTimes)
                 finish(project, fields, entity: record.entity)
             }
         }
@@ -85,9 +85,11 @@ struct PhotoAppStoreReader {
         context.batch.projects.append(project)
     }
 
-    private func synthesizedTimes(table: String = "project") {
+    private func synthesizedTimes(table: String = "project", marking marks: inout [String: String]) {
         let from = "modification time of \(index.fileName)"
-        context.report.synthesized(table: table, field: "created_at", from: from)
-        context.report.synthesized(table: table, field: "modified_at", from: from)
+        for field in ["created_at", "modified_at"] {
+            context.report.synthesized(table: table, field: field, from: from)
+            marks[field] = from
+        }
     }
 }

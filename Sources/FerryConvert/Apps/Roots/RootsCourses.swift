@@ -37,7 +37,7 @@ extension RootsNormalizer {
         let year = project.startAt.map { String($0.prefix(4)) }
         project.title = [project.category ?? "Semester", year].compactMap { $0 }.joined(separator: " ")
         context.report.synthesized(table: "project", field: "title", from: "semester term and start year (semesters have no title)")
-        try recordTimes(&fields, &project.createdAt, &project.modifiedAt, table: "project")
+        try recordTimes(&fields, &project.createdAt, &project.modifiedAt, table: "project", marking: &project.synthesizedTimes)
         var extras = fields.extras
         if isAppSelection(project.id) { extras["currentSemesterId"] = true }
         finish(extras, entity: "Semester", &project, keyPath: \.extras)
@@ -55,7 +55,7 @@ extension RootsNormalizer {
         project.notes = try fields.string("notes")
         project.deletedAt = try fields.date("deletedAt")
         project.attachments = try attachments(&fields, key: "attachments", ownerID: project.id)
-        try recordTimes(&fields, &project.createdAt, &project.modifiedAt, table: "project")
+        try recordTimes(&fields, &project.createdAt, &project.modifiedAt, table: "project", marking: &project.synthesizedTimes)
         finish(fields.extras, entity: "Course", &project, keyPath: \.extras)
         context.batch.projects.append(project)
     }
@@ -68,7 +68,7 @@ extension RootsNormalizer {
         project.title = try fields.string("title") ?? ""
         project.category = try fields.string("type")
         project.position = try fields.integer("sortIndex").map { Int($0) }
-        if let created = try fields.date("createdAt") { project.createdAt = created } else { syntheticTimes("project", file: fields.location.file) }
+        if let created = try fields.date("createdAt") { project.createdAt = created } else { syntheticTimes("project", file: fields.location.file, marking: &project.synthesizedTimes) }
         if let updated = try fields.date("updatedAt") { project.modifiedAt = updated }
         var extras = fields.extras
         if let course, project.parentID != course { extras["courseId"] = .string(course) }
@@ -122,10 +122,11 @@ extension RootsNormalizer {
 
     /// Created and modified times: the record's own (`createdAt`, `updatedAt`, which Roots' Core
     /// Data store keeps), else the input file's modification time, reported as synthesized.
-    func recordTimes(_ fields: inout FieldReader, _ created: inout String, _ modified: inout String, table: String) throws {
+    func recordTimes(_ fields: inout FieldReader, _ created: inout String, _ modified: inout String, table: String,
+                     marking marks: inout [String: String]) throws {
         let createdAt = try fields.date("createdAt"), updatedAt = try fields.date("updatedAt")
         guard let first = createdAt ?? updatedAt else {
-            syntheticTimes(table, file: fields.location.file)
+            syntheticTimes(table, file: fields.location.file, marking: &marks)
             return
         }
         created = first
@@ -133,9 +134,11 @@ extension RootsNormalizer {
     }
 
     /// Roots' JSON has no created or modified times: the file's modification time stands in.
-    func syntheticTimes(_ table: String, file: String) {
+    func syntheticTimes(_ table: String, file: String, marking marks: inout [String: String]) {
         let from = "modification time of \((file as NSString).lastPathComponent) (Roots keeps no timestamps)"
-        context.report.synthesized(table: table, field: "created_at", from: from)
-        context.report.synthesized(table: table, field: "modified_at", from: from)
+        for field in ["created_at", "modified_at"] {
+            context.report.synthesized(table: table, field: field, from: from)
+            marks[field] = from
+        }
     }
 }

@@ -33,7 +33,7 @@ extension RootsNormalizer {
         project.endAt = try fields.date("end")
         project.isLocked = try fields.bool("isLocked") ?? false
         if let edited = try fields.date("userEditedAt") { project.modifiedAt = edited }
-        syntheticTimes("project", file: file)
+        syntheticTimes("project", file: file, marking: &project.synthesizedTimes)
         finish(fields.extras, entity: kind == "study-session" ? "StoredScheduledSession" : "StoredOverflowSession", &project, keyPath: \.extras)
         context.batch.projects.append(project)
     }
@@ -50,7 +50,7 @@ extension RootsNormalizer {
             context.report.synthesized(table: "project", field: "title", from: "\"Study plan\" and the plan version (plans have no title)")
             project.status = try fields.string("status")
             if let generated = try fields.date("generatedAt") { project.createdAt = generated; project.modifiedAt = generated } else {
-                syntheticTimes("project", file: documents.path)
+                syntheticTimes("project", file: documents.path, marking: &project.synthesizedTimes)
             }
             for (index, value) in (try fields.array("steps") ?? []).enumerated() {
                 guard let object = value.object else {

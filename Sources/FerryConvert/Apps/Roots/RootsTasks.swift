@@ -53,7 +53,7 @@ extension RootsNormalizer {
         project.gradeEarned = try fields.double("gradeEarnedPoints")
         project.notes = try fields.string("notes")
         project.attachments = try attachments(&fields, key: "attachments", ownerID: project.id)
-        try recordTimes(&fields, &project.createdAt, &project.modifiedAt, table: "project")
+        try recordTimes(&fields, &project.createdAt, &project.modifiedAt, table: "project", marking: &project.synthesizedTimes)
         var extras = fields.extras
         // The day the task is due on, as stored, when a time of day was added to it.
         if let due, project.dueTimeMinutes != nil { extras["due"] = .string(CanonicalTime.string(unixSeconds: due)) }

@@ -13,7 +13,7 @@ extension RootsNormalizer {
             var fields = fields
             var project = try newProject(&fields, entity: "ActivityCollection", kind: "activity-collection", time: time)
             project.title = try fields.string("name") ?? ""
-            syntheticTimes("project", file: file)
+            syntheticTimes("project", file: file, marking: &project.synthesizedTimes)
             finish(fields.extras, entity: "ActivityCollection", &project, keyPath: \.extras)
             context.batch.projects.append(project)
         }
@@ -29,7 +29,7 @@ extension RootsNormalizer {
             let id = StableID.make("roots", "TimerState settings", (file as NSString).lastPathComponent)
             var project = Project(id: id, source: source("TimerState", id, file), kind: "app-settings", createdAt: time, modifiedAt: time)
             project.title = "Timer settings"
-            syntheticTimes("project", file: file)
+            syntheticTimes("project", file: file, marking: &project.synthesizedTimes)
             finish(settings, entity: "TimerState", &project, keyPath: \.extras)
             context.batch.projects.append(project)
         }
@@ -43,7 +43,7 @@ extension RootsNormalizer {
         project.parentID = try fields.uuid("courseID") ?? fields.uuid("courseId") ?? fields.uuid("assignmentId")
         project.category = try fields.string("studyCategory")
         project.notes = try fields.string("note")
-        try recordTimes(&fields, &project.createdAt, &project.modifiedAt, table: "project")
+        try recordTimes(&fields, &project.createdAt, &project.modifiedAt, table: "project", marking: &project.synthesizedTimes)
         finish(fields.extras, entity: "TimerActivity", &project, keyPath: \.extras)
         context.batch.projects.append(project)
     }
@@ -62,7 +62,7 @@ extension RootsNormalizer {
         log.projectID = try fields.uuid("activityID") ?? fields.uuid("activityId") ?? fields.uuid("assignmentId") ?? fields.uuid("courseId")
         if let started = log.startedAt { log.createdAt = started }
         if let ended = log.endedAt ?? log.startedAt { log.modifiedAt = ended }
-        if log.startedAt == nil { syntheticTimes("log", file: file) }
+        if log.startedAt == nil { syntheticTimes("log", file: file, marking: &log.synthesizedTimes) }
         // The session stores no copy of its activity: the linker fills the snapshot from it.
         if let activity = log.projectID { log.snapshot = LogSnapshot(sourceType: "project", sourceID: activity) }
         finish(fields.extras, entity: "FocusSession", &log, keyPath: \.extras)
