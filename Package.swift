@@ -56,7 +56,7 @@ let package = Package(
         // conversion report: what the readers hand to the store.
         .target(
             name: "FerryCanonical",
-            dependencies: ["FerryCoreData", "FerryJSON", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["FerryJSON", .product(name: "Crypto", package: "swift-crypto")]
         ),
 
         // The canonical SQLite store, and the only target that calls SQLite directly: schema
@@ -65,8 +65,7 @@ let package = Package(
             name: "FerryStore",
             dependencies: ["FerryCanonical", "FerryCoreData", "FerryModel", "FerryJSON", "FerryFiles", "FerrySystem", .product(name: "GRDB", package: "GRDB.swift"),
                            // The C API under GRDB, to bind the rows of bulk upserts without boxing each value.
-                           .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                           .product(name: "Crypto", package: "swift-crypto")],
+                           .product(name: "GRDBSQLite", package: "GRDB.swift")],
             plugins: ["EmbedModels"]
         ),
 
@@ -136,7 +135,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FerryStoreTests",
-            dependencies: ["FerryStore", "FerryCanonical", "FerryJSON", "FerryTestSupport", "FerryTestTraits", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["FerryStore", "FerryCanonical", "FerryJSON", "FerryTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "FerryConvertTests",
@@ -146,7 +145,7 @@ let package = Package(
         .testTarget(name: "FerryViewTests", dependencies: ["FerryView"]),
         .testTarget(
             name: "FerryBundleTests",
-            dependencies: ["FerryView", "FerryBundle", "FerryArchive", "FerryStore", "FerryCanonical", "FerryConvert", "FerryJSON", "FerryTestSupport", "FerryTestTraits",
+            dependencies: ["FerryView", "FerryBundle", "FerryArchive", "FerryStore", "FerryConvert", "FerryJSON", "FerryTestSupport",
                            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(

@@ -2,14 +2,19 @@
 """Checks the package's layering from Package.swift and the sources (run by `make test`):
 every module a target imports is declared among its dependencies, no target imports a library
 target below it in reverse (the declared graph has no cycle by construction), and the readers
-(model, Core Data, canonical, convert) have no path to libarchive, so that an app can embed them.
+(model, Core Data, canonical, convert) have no path to libarchive, so that an app can embed them;
+every declared dependency is imported somewhere (a library target's, and the tests'); and the
+domain model, FerryCanonical, stands on FerryJSON alone among Ferry's targets.
 Exits 1 naming each violation."""
 import os, re, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 READERS = ["FerryModel", "FerryCoreData", "FerryCanonical", "FerryConvert"]
+# Targets held to a fixed set of Ferry targets beneath them.
+ALLOWED = {"FerryCanonical": {"FerryJSON"}}
 # Products of other packages and the system modules, by the name a source imports.
 EXTERNAL = {"GRDB": "GRDB", "GRDBSQLite": "GRDBSQLite", "Crypto": "Crypto", "ArgumentParser": "ArgumentParser"}
+PLUGINS = {"EmbedModels", "GenerateManual"}
 SYSTEM = {"Foundation", "FoundationXML", "Glibc", "Musl", "Testing", "XCTest", "Dispatch", "Darwin"}
 
 
@@ -64,11 +69,21 @@ def main():
     for name, (kind, deps, folder) in graph.items():
         if kind == "systemLibrary":
             continue
-        for module, where in imports(folder).items():
+        imported = imports(folder)
+        for module, where in imported.items():
             if module in SYSTEM or module == name:
                 continue
             if module not in deps and EXTERNAL.get(module) not in deps:
                 problems.append(f"{where}: imports {module}, which target {name} does not declare")
+        # A plugin or a system library is linked, not imported; a product name may differ from its module.
+        modules = {module: module for module in imported} | {EXTERNAL[m]: m for m in imported if m in EXTERNAL}
+        for dep in sorted(deps):
+            # An executable is declared for the tests that run it, not imported.
+            if dep not in modules and graph.get(dep, ("",))[0] not in ("systemLibrary", "executableTarget") and dep not in PLUGINS:
+                problems.append(f"Package.swift: target {name} declares {dep} and no file of it imports it")
+        ferry = {dep for dep in deps if dep in graph}
+        if name in ALLOWED and not ferry <= ALLOWED[name]:
+            problems.append(f"Package.swift: {name} may stand on {', '.join(sorted(ALLOWED[name]))} only; it declares {', '.join(sorted(ferry - ALLOWED[name]))}")
 
     def reaches(start, goal, seen=()):
         if start == goal:
@@ -88,7 +103,7 @@ def main():
         print(f"check_layers: {problem}", file=sys.stderr)
     if problems:
         return 1
-    print(f"check_layers: {len(graph)} targets, every import declared, {', '.join(READERS)} link without libarchive")
+    print(f"check_layers: {len(graph)} targets, every import declared and every declaration imported, FerryCanonical on FerryJSON alone, {', '.join(READERS)} link without libarchive")
     return 0
 
 

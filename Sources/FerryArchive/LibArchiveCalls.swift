@@ -1,8 +1,10 @@
 import CLibArchive
 import Foundation
 
-/// The only file that calls libarchive directly: thin wrappers that turn its status codes and
-/// messages into ``ArchiveError``.
+/// What every call into libarchive shares: its status codes and messages turned into
+/// ``ArchiveError``, and the locale it needs. `ArchiveReader` and `ArchiveWriter` make the calls
+/// themselves (libarchive is this target's one job) and come here for the error text and the
+/// entries' types and names.
 enum LibArchive {
     /// libarchive 3.6.2 converts entry names through the C locale and crashes on non-ASCII names
     /// under the "C" locale (libarchive issue 2233): switch to UTF-8 once, before any archive call.

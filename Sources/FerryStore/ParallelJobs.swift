@@ -3,13 +3,13 @@ import Foundation
 /// Runs independent jobs on a few threads and waits for all of them. Jobs are taken in the
 /// order given, so putting the longest first keeps the threads evenly loaded. After a job
 /// fails no new one starts, and the error of the earliest failed job is thrown.
-public enum ParallelJobs {
+package enum ParallelJobs {
     /// One thread per core, at most four: the jobs Ferry runs (tables, checks) gain nothing more.
-    public static let defaultThreads = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4))
+    package static let defaultThreads = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4))
 
     /// - Parameter finished: told how many jobs have finished of how many, after each one; calls
     ///   come one at a time, in counting order, so a progress display never steps back.
-    public static func run<Value: Sendable>(_ jobs: [@Sendable () throws -> Value], threads: Int,
+    package static func run<Value: Sendable>(_ jobs: [@Sendable () throws -> Value], threads: Int,
                                             finished: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) throws -> [Value] {
         let state = JobState<Value>(count: jobs.count)
         DispatchQueue.concurrentPerform(iterations: max(1, min(threads, jobs.count))) { _ in

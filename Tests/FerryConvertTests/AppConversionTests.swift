@@ -1,5 +1,5 @@
 import FerryCanonical
-import FerryConvert
+@testable import FerryConvert
 import FerryModel
 import FerryStore
 import FerryTestSupport

@@ -1,6 +1,7 @@
 import FerryCanonical
 import FerryConvert
 import FerryCoreData
+import FerryJSON
 import FerryStore
 import FerryTestSupport
 import FerryArchive

@@ -1,5 +1,4 @@
 import FerryJSON
-import FerryCoreData
 
 /// Why a legacy record or file could not be converted, naming the file, the record, its id
 /// and the field: `tasks.json: record 17: id 3F2A…: field "recurrence.end": unknown case "sometimes"`.

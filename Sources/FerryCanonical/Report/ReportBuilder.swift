@@ -1,5 +1,4 @@
 import FerryJSON
-import FerryCoreData
 import Foundation
 
 /// Collects what the normalizers notice, merging repeats into counts. Thread-safe: a streamed

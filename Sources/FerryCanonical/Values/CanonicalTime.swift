@@ -1,4 +1,4 @@
-import FerryCoreData
+import FerryJSON
 import Foundation
 
 /// Canonical timestamps: ISO 8601 in UTC, `2025-10-20T08:30:00Z`, with a fraction only when the
@@ -76,6 +76,6 @@ public enum CanonicalTime {
     /// The form Ferry itself writes, `2024-03-01T09:00:00.25Z`, read fast (a store's dates come
     /// this way, one or more per row). Nil for any other form.
     static func utcSeconds(_ text: String) -> Double? {
-        CoreDataDate.unixSeconds(utc: text)
+        UTCText.unixSeconds(text)
     }
 }

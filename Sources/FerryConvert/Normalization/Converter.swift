@@ -66,7 +66,7 @@ public struct Converter {
     }
 
     /// Converts inputs already scanned (``InputScanner/scan(_:)``), as ``convert(_:report:sink:ledger:)`` does.
-    public func convert(scanned files: [ScannedInput], report: ReportBuilder, sink: BatchSink? = nil,
+    func convert(scanned files: [ScannedInput], report: ReportBuilder, sink: BatchSink? = nil,
                         ledger: ClaimLedger? = nil) throws -> ConversionContext {
         let context = ConversionContext(dates: LegacyDateDecoder(epoch: options.epoch), report: report, keepGoing: options.keepGoing)
         context.sink = sink

@@ -14,9 +14,9 @@ import Foundation
 /// let due = try fields.date("due")
 /// recipe.extras = fields.extras
 /// ```
-public struct FieldReader {
-    public let object: JSONObject
-    public var location: RecordLocation
+struct FieldReader {
+    let object: JSONObject
+    var location: RecordLocation
     let dates: LegacyDateDecoder
     /// Store rows read without a model have lower-case names; match keys regardless of case.
     let caseInsensitive: Bool
@@ -25,7 +25,7 @@ public struct FieldReader {
     private var consumedBits: UInt64 = 0
     private var consumedBeyond: Set<Int> = []
 
-    public init(_ object: JSONObject, at location: RecordLocation, dates: LegacyDateDecoder = LegacyDateDecoder(),
+    init(_ object: JSONObject, at location: RecordLocation, dates: LegacyDateDecoder = LegacyDateDecoder(),
                 caseInsensitive: Bool = false) {
         self.object = object
         self.location = location
@@ -34,17 +34,17 @@ public struct FieldReader {
     }
 
     /// The value of a key, nil when absent or null; the key counts as used either way.
-    public mutating func value(_ key: String) -> JSONValue? {
+    mutating func value(_ key: String) -> JSONValue? {
         guard let position = position(key) else { return nil }
         consume(position)
         let value = object.members[position].value
         return value.isNull ? nil : value
     }
 
-    public func has(_ key: String) -> Bool { position(key) != nil }
+    func has(_ key: String) -> Bool { position(key) != nil }
 
     /// A value read without using it up: it stays in the extras too.
-    public func peek(_ keys: String...) -> JSONValue? {
+    func peek(_ keys: String...) -> JSONValue? {
         position(resolve(keys)).flatMap { object.members[$0].value.isNull ? nil : object.members[$0].value }
     }
 
@@ -81,7 +81,7 @@ public struct FieldReader {
         return ConversionError(kind, at: here)
     }
 
-    public mutating func string(_ keys: String...) throws(ConversionError) -> String? {
+    mutating func string(_ keys: String...) throws(ConversionError) -> String? {
         let key = resolve(keys)
         guard let value = value(key) else { return nil }
         switch value {
@@ -91,7 +91,7 @@ public struct FieldReader {
         }
     }
 
-    public mutating func requiredString(_ keys: String...) throws(ConversionError) -> String {
+    mutating func requiredString(_ keys: String...) throws(ConversionError) -> String {
         let key = resolve(keys)
         return try present(try string(key), key)
     }
@@ -102,7 +102,7 @@ public struct FieldReader {
         return value
     }
 
-    public mutating func double(_ keys: String...) throws(ConversionError) -> Double? {
+    mutating func double(_ keys: String...) throws(ConversionError) -> Double? {
         let key = resolve(keys)
         guard let value = value(key) else { return nil }
         switch value {
@@ -117,7 +117,7 @@ public struct FieldReader {
         }
     }
 
-    public mutating func integer(_ keys: String...) throws(ConversionError) -> Int64? {
+    mutating func integer(_ keys: String...) throws(ConversionError) -> Int64? {
         let key = resolve(keys)
         guard let value = value(key) else { return nil }
         if case .number(let number) = value, let integer = number.int64 { return integer }
@@ -126,7 +126,7 @@ public struct FieldReader {
     }
 
     /// `true`/`false`, or 0/1 as stores without a model give them.
-    public mutating func bool(_ keys: String...) throws(ConversionError) -> Bool? {
+    mutating func bool(_ keys: String...) throws(ConversionError) -> Bool? {
         let key = resolve(keys)
         guard let value = value(key) else { return nil }
         switch value {
@@ -137,7 +137,7 @@ public struct FieldReader {
     }
 
     /// A canonical timestamp from any date form ``LegacyDateDecoder`` knows.
-    public mutating func date(_ keys: String...) throws(ConversionError) -> String? {
+    mutating func date(_ keys: String...) throws(ConversionError) -> String? {
         let key = resolve(keys)
         guard let value = value(key) else { return nil }
         guard let seconds = dates.unixSeconds(value) else {
@@ -147,7 +147,7 @@ public struct FieldReader {
     }
 
     /// A UUID, upper-cased.
-    public mutating func uuid(_ keys: String...) throws(ConversionError) -> String? {
+    mutating func uuid(_ keys: String...) throws(ConversionError) -> String? {
         let key = resolve(keys)
         guard let text = try string(key) else { return nil }
         guard let uuid = StableID.normalized(text) else {
@@ -156,13 +156,13 @@ public struct FieldReader {
         return uuid
     }
 
-    public mutating func requiredUUID(_ keys: String...) throws(ConversionError) -> String {
+    mutating func requiredUUID(_ keys: String...) throws(ConversionError) -> String {
         let key = resolve(keys)
         return try present(try uuid(key), key)
     }
 
     /// A decimal as exact text (`0.5`, `"2.3"` → `2.3`).
-    public mutating func decimal(_ keys: String...) throws(ConversionError) -> String? {
+    mutating func decimal(_ keys: String...) throws(ConversionError) -> String? {
         let key = resolve(keys)
         guard let value = value(key) else { return nil }
         guard let text = DecimalText.from(value) else {
@@ -173,21 +173,21 @@ public struct FieldReader {
 
     /// A decimal when the field holds one; anything else (`"1/2"`, `"a pinch"`) is left unread,
     /// so that it stays in the extras as written.
-    public mutating func decimalIfExact(_ keys: String...) -> String? {
+    mutating func decimalIfExact(_ keys: String...) -> String? {
         let key = resolve(keys)
         guard let position = position(key), let text = DecimalText.from(object.members[position].value) else { return nil }
         consume(position)
         return text
     }
 
-    public mutating func array(_ keys: String...) throws(ConversionError) -> [JSONValue]? {
+    mutating func array(_ keys: String...) throws(ConversionError) -> [JSONValue]? {
         let key = resolve(keys)
         guard let value = value(key) else { return nil }
         guard case .array(let elements) = value else { throw error(.wrongType(expected: "an array", found: value.shortDescription), key) }
         return elements
     }
 
-    public mutating func object(_ keys: String...) throws(ConversionError) -> JSONObject? {
+    mutating func object(_ keys: String...) throws(ConversionError) -> JSONObject? {
         let key = resolve(keys)
         guard let value = value(key) else { return nil }
         guard case .object(let object) = value else { throw error(.wrongType(expected: "an object", found: value.shortDescription), key) }
@@ -195,7 +195,7 @@ public struct FieldReader {
     }
 
     /// Strings of an array (`["boro", "sculpture"]`).
-    public mutating func strings(_ keys: String...) throws(ConversionError) -> [String] {
+    mutating func strings(_ keys: String...) throws(ConversionError) -> [String] {
         let key = resolve(keys)
         guard let elements = try array(key) else { return [] }
         var result: [String] = []
@@ -209,19 +209,19 @@ public struct FieldReader {
     }
 
     /// A reader for a nested object, whose errors name `parent.child`.
-    public func nested(_ object: JSONObject, field: String) -> FieldReader {
+    func nested(_ object: JSONObject, field: String) -> FieldReader {
         var here = location
         here.field = [location.field, field].compactMap { $0 }.joined(separator: ".")
         return FieldReader(object, at: here, dates: dates, caseInsensitive: caseInsensitive)
     }
 
     /// Marks keys as used without reading them (known fields that carry nothing to keep).
-    public mutating func skip(_ keys: String...) {
+    mutating func skip(_ keys: String...) {
         for key in keys { if let position = position(key) { consume(position) } }
     }
 
     /// The fields no accessor asked for, verbatim.
-    public var extras: JSONObject {
+    var extras: JSONObject {
         if consumedBeyond.isEmpty, object.members.count < 64, consumedBits == (1 << UInt64(object.members.count)) - 1 { return JSONObject() }
         return JSONObject(object.members.indices.filter { !isConsumed($0) }.map { object.members[$0] })
     }

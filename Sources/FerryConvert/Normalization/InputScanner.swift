@@ -4,7 +4,7 @@ import FerryCoreData
 import Foundation
 
 /// What an input file is, decided from its name and content.
-public enum InputKind: Sendable, Equatable, CustomStringConvertible {
+enum InputKind: Sendable, Equatable, CustomStringConvertible {
     case roots(RootsFileKind)
     case brewGuideJSON
     case moltenPlanJSON
@@ -18,7 +18,7 @@ public enum InputKind: Sendable, Equatable, CustomStringConvertible {
     case sidecar
     case unrecognized(String)
 
-    public var description: String {
+    var description: String {
         switch self {
         case .roots(let kind): return "roots \(kind.rawValue).json"
         case .brewGuideJSON: return "brewguide DTO JSON"
@@ -37,18 +37,18 @@ public enum InputKind: Sendable, Equatable, CustomStringConvertible {
 /// hidden, not following symbolic links, at most 6 levels deep), each classified.
 /// An input file, what it was detected to be, and whether the user named it (rather than a
 /// folder holding it).
-public typealias ScannedInput = (path: String, kind: InputKind, named: Bool)
+typealias ScannedInput = (path: String, kind: InputKind, named: Bool)
 
-public struct InputScanner {
-    public var from: LegacyApp?
+struct InputScanner {
+    var from: LegacyApp?
 
-    public init(from: LegacyApp? = nil) {
+    init(from: LegacyApp? = nil) {
         self.from = from
     }
 
     /// `(path, kind, named)`: `named` is true for files given directly, which are converted
     /// even when they look like conflict or backup copies.
-    public func scan(_ inputs: [String]) throws -> [ScannedInput] {
+    func scan(_ inputs: [String]) throws -> [ScannedInput] {
         var result: [(String, InputKind, Bool)] = []
         for input in inputs {
             var isDirectory: ObjCBool = false
@@ -85,7 +85,7 @@ public struct InputScanner {
         return result
     }
 
-    public func classify(_ path: String, named: Bool) -> InputKind {
+    func classify(_ path: String, named: Bool) -> InputKind {
         let name = (path as NSString).lastPathComponent
         let lower = name.lowercased()
         if let header = Self.prefix(path, 16), header == Data("SQLite format 3\0".utf8) { return .store }

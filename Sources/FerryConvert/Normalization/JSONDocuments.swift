@@ -5,17 +5,17 @@ import Foundation
 
 /// The records of a JSON input file: the elements of a top-level array, the lines of an
 /// NDJSON file, or a single object. Each comes with its record number (1-based) for messages.
-public struct JSONDocuments: Sendable {
-    public var path: String
-    public var records: [(number: Int, value: JSONValue)]
+struct JSONDocuments: Sendable {
+    var path: String
+    var records: [(number: Int, value: JSONValue)]
     /// The whole document when it was one value (for files with a fixed top-level shape).
-    public var document: JSONValue?
+    var document: JSONValue?
 
     /// Files larger than this are refused rather than read into memory.
-    public static let maximumSize = 2 << 30
+    static let maximumSize = 2 << 30
 
     /// - Throws: ``ConversionError`` naming the file, and the line and path of malformed JSON.
-    public static func read(_ path: String) throws(ConversionError) -> JSONDocuments {
+    static func read(_ path: String) throws(ConversionError) -> JSONDocuments {
         let file = RecordLocation(file: path)
         let data: Data
         do {
@@ -28,7 +28,7 @@ public struct JSONDocuments: Sendable {
         return try parse(data, path: path)
     }
 
-    public static func parse(_ data: Data, path: String) throws(ConversionError) -> JSONDocuments {
+    static func parse(_ data: Data, path: String) throws(ConversionError) -> JSONDocuments {
         let bytes = [UInt8](data)
         do {
             let value = try JSONReader().read(bytes)
@@ -67,7 +67,7 @@ public struct JSONDocuments: Sendable {
 
     /// Opens a JSON file for reading record by record (``JSONRecordStream``).
     /// - Throws: ``ConversionError`` naming the file when it cannot be read or is empty.
-    public static func stream(_ path: String) throws(ConversionError) -> JSONRecordStream {
+    static func stream(_ path: String) throws(ConversionError) -> JSONRecordStream {
         do {
             return try JSONRecordStream(path: path)
         } catch {
@@ -78,7 +78,7 @@ public struct JSONDocuments: Sendable {
     }
 
     /// The stream's next record, with errors located as a whole-file read would locate them.
-    public static func next(_ stream: JSONRecordStream) throws(ConversionError) -> JSONRecordStream.Record? {
+    static func next(_ stream: JSONRecordStream) throws(ConversionError) -> JSONRecordStream.Record? {
         do {
             return try stream.next()
         } catch {
@@ -87,7 +87,7 @@ public struct JSONDocuments: Sendable {
     }
 
     /// As ``next(_:)``, with records `make` takes read in place (``JSONRecordStream/next(readingInPlace:)``).
-    public static func next(_ stream: JSONRecordStream, readingInPlace read: (UnsafeBufferPointer<UInt8>) -> Int?)
+    static func next(_ stream: JSONRecordStream, readingInPlace read: (UnsafeBufferPointer<UInt8>) -> Int?)
         throws(ConversionError) -> JSONRecordStream.InPlace? {
         do {
             return try stream.next(readingInPlace: read)

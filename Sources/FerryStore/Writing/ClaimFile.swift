@@ -7,12 +7,12 @@ import GRDBSQLite
 /// SQLite deletes when it is closed, whatever the conversion's end. It is not a table of the
 /// store's transaction because the conversion reads its inputs on its own thread while the
 /// store's thread writes (``BatchPipeline``). One thread uses it at a time: the one converting.
-public final class ClaimFile: ClaimLedger, @unchecked Sendable {
+package final class ClaimFile: ClaimLedger, @unchecked Sendable {
     private var connection: OpaquePointer?
     private var insert: OpaquePointer?
     private var select: OpaquePointer?
 
-    public init() {}
+    package init() {}
 
     deinit {
         sqlite3_finalize(insert)
@@ -20,7 +20,7 @@ public final class ClaimFile: ClaimLedger, @unchecked Sendable {
         sqlite3_close_v2(connection)
     }
 
-    public func keep(_ claims: [ClaimedID]) throws {
+    package func keep(_ claims: [ClaimedID]) throws {
         let (connection, insert) = try opened()
         try execute(connection, "BEGIN")
         // In key order (as the protocol asks) the b-tree is appended to rather than split at random places.
@@ -37,7 +37,7 @@ public final class ClaimFile: ClaimLedger, @unchecked Sendable {
         try execute(connection, "COMMIT")
     }
 
-    public func firstClaim(table: String, high: UInt64, low: UInt64) throws -> (file: UInt32, record: UInt32)? {
+    package func firstClaim(table: String, high: UInt64, low: UInt64) throws -> (file: UInt32, record: UInt32)? {
         guard let connection, let select else { return nil }
         defer { sqlite3_reset(select) }
         sqlite3_bind_text(select, 1, table, -1, Self.transient)
