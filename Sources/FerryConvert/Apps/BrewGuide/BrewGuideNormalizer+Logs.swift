@@ -28,9 +28,7 @@ extension BrewGuideNormalizer {
             log.createdAt = started
             log.modifiedAt = started
         } else {
-            let from = "modification time of \(context.fileName(file))"
-            context.report.synthesized(table: "log", field: "created_at", from: from)
-            log.synthesizedTimes["created_at"] = from
+            fileTimeStandsIn(for: &log, file: file)
         }
         if let rating = try fields.integer("rating") {
             guard (1...5).contains(rating) else {
@@ -55,5 +53,17 @@ extension BrewGuideNormalizer {
         log.extras = Self.merged(outer.extras, fields.extras)
         context.report.extras(app: .brewguide, entity: entity, log.extras)
         return log
+    }
+}
+
+extension BrewGuideNormalizer {
+    /// A brew log without a timestamp keeps the input file's time as its created and modified
+    /// times: reported, and marked on the row.
+    func fileTimeStandsIn(for log: inout Log, file: String) {
+        let from = "modification time of \(context.fileName(file))"
+        for field in ["created_at", "modified_at"] {
+            context.report.synthesized(table: "log", field: field, from: from)
+            log.synthesizedTimes[field] = from
+        }
     }
 }

@@ -19,9 +19,7 @@ extension BrewGuideNormalizer {
             log.createdAt = started
             log.modifiedAt = started
         } else {
-            let from = "modification time of \(context.fileName(file))"
-            context.report.synthesized(table: "log", field: "created_at", from: from)
-            log.synthesizedTimes["created_at"] = from
+            fileTimeStandsIn(for: &log, file: file)
         }
         log.rating = read.rating.map(Double.init)
         log.outcome = read.tasteTag.map { Self.tastes.normalize($0, file: file, field: "tasteTag", report: context.report) }
