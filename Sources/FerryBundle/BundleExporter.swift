@@ -70,7 +70,7 @@ public struct BundleExporter: Sendable {
         }
         try source.close()
 
-        let snapshot = SnapshotReader(path: snapshotPath, of: store)
+        let snapshot = FrozenStore(path: snapshotPath, of: store)
         let work = SnapshotWork(snapshot: snapshot, staging: staging, output: output, partBytes: partBytes, view: view, progress: progress)
         return try archive(work, snapshot: snapshot, output: output)
     }
@@ -86,7 +86,7 @@ public struct BundleExporter: Sendable {
         let check: BackgroundJob<Void>
         let view: BackgroundJob<(ViewContents, StagedPages)?>
 
-        init(snapshot: SnapshotReader, staging: StagingFolder, output: String, partBytes: Int, view: BundleView?,
+        init(snapshot: FrozenStore, staging: StagingFolder, output: String, partBytes: Int, view: BundleView?,
              progress: (@Sendable (BundleProgress) -> Void)?) {
             // Two parts may wait: one is made while one is archived and the next is ready.
             let queue = PayloadQueue(capacity: 2 * partBytes)
@@ -146,7 +146,7 @@ public struct BundleExporter: Sendable {
     /// the snapshot, then what the payload decides: `bag-info.txt`, `bundle.json`, the payload
     /// manifest, the view, and the tag manifest last. Progress: the rows, then the snapshot's
     /// bytes (the view's pages, a tenth of that at most, follow without a count).
-    private func archive(_ work: SnapshotWork, snapshot: SnapshotReader, output: String) throws -> BundleSummary {
+    private func archive(_ work: SnapshotWork, snapshot: FrozenStore, output: String) throws -> BundleSummary {
         let root = Self.rootName(URL(fileURLWithPath: output).lastPathComponent)
         let temporary = FileSync.temporaryPath(beside: output)
         var published = false

@@ -4,11 +4,11 @@ import FerryStore
 import Foundation
 
 /// Makes each canonical table of a store snapshot into NDJSON parts of the bag (rows read by
-/// FerryStore's ``SnapshotReader``), in memory, and hands them to the archive through a
+/// FerryStore's ``FrozenStore``), in memory, and hands them to the archive through a
 /// ``PayloadQueue``; attachment bytes go the same way, as content-addressed files, before the
 /// part that names them. No NDJSON is written to disk.
 struct TableExporter: Sendable {
-    let snapshot: SnapshotReader
+    let snapshot: FrozenStore
     let queue: PayloadQueue
     let progress: ProgressTally?
     var partBytes = BundleLayout.tablePartBytes

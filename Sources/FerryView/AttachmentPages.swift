@@ -3,7 +3,7 @@ import FerryStore
 /// Every attachment by name: shown or linked when the bundle carries its bytes, with the
 /// record it belongs to.
 enum AttachmentPages {
-    static func render(count: Int, places: RecordPlaces, logs: [String: String], perPage: Int, session: SnapshotSession,
+    static func render(count: Int, places: RecordPlaces, logs: [String: String], perPage: Int, session: FrozenStoreSession,
                        write: @escaping (String, [UInt8]) throws -> Void) throws {
         var table = TablePages(SectionPages(.attachments, total: count, perPage: perPage, write: write),
                                header: "<table class=\"attachments\"><thead><tr><th scope=\"col\">Attachment</th><th scope=\"col\">Belongs to</th></tr></thead><tbody>\n")

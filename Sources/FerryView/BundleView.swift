@@ -28,8 +28,8 @@ public struct BundleView: Sendable {
 
     /// Writes every page but `index.html` through `write` (a path inside the bag, its bytes),
     /// in an order that depends on the data alone. A page may be written twice: the last is meant.
-    public func writePages(of snapshot: SnapshotReader, write: @escaping (String, [UInt8]) throws -> Void) throws -> ViewContents {
-        try snapshot.session("writing the bundle's view") { session in
+    public func writePages(of frozen: FrozenStore, write: @escaping (String, [UInt8]) throws -> Void) throws -> ViewContents {
+        try frozen.session("writing the bundle's view") { session in
             var contents = ViewContents()
             try write(ViewLayout.file(ViewLayout.styleSheet), Array(ViewAssets.styleSheet.utf8))
             try write(ViewLayout.file(ViewLayout.script), Array(ViewAssets.script.utf8))
@@ -51,7 +51,7 @@ public struct BundleView: Sendable {
             try RecipePages.render(recipes, places: places, perPage: recordsPerPage, session: session, write: write)
             try ProjectPages.render(tree, places: places, perPage: recordsPerPage, session: session, write: write)
             var logs = try LogPages(linkedFrom: session)
-            try logs.render(places: places, perPage: rowsPerPage, session: session, snapshot: snapshot, storageOrderFirst: logsInStorageOrderFirst,
+            try logs.render(places: places, perPage: rowsPerPage, session: session, frozen: frozen, storageOrderFirst: logsInStorageOrderFirst,
                             write: write)
             try CatalogPages.render(count: catalog.count, perPage: rowsPerPage, session: session, write: write)
             let attachments = try session.count("SELECT count(*) FROM attachment")

@@ -3,13 +3,13 @@ import FerryStore
 /// The materials catalog by natural key, which materials link to.
 enum CatalogPages {
     /// Every key in page order, with its name.
-    static func order(_ session: SnapshotSession) throws -> [(key: String, name: String?)] {
+    static func order(_ session: FrozenStoreSession) throws -> [(key: String, name: String?)] {
         var items: [(String, String?)] = []
         try session.select("SELECT natural_key, name FROM catalog_item ORDER BY natural_key") { items.append(($0.text(0) ?? "", $0.text(1))) }
         return items
     }
 
-    static func render(count: Int, perPage: Int, session: SnapshotSession, write: @escaping (String, [UInt8]) throws -> Void) throws {
+    static func render(count: Int, perPage: Int, session: FrozenStoreSession, write: @escaping (String, [UInt8]) throws -> Void) throws {
         var table = TablePages(SectionPages(.catalog, total: count, perPage: perPage, write: write),
                                header: "<table class=\"catalog\"><thead><tr><th scope=\"col\">Key</th><th scope=\"col\">Name</th><th scope=\"col\">Manufacturer</th><th scope=\"col\">Code</th><th scope=\"col\">From</th></tr></thead><tbody>\n")
         try session.select("SELECT natural_key, name, manufacturer, code, source_app, source_file FROM catalog_item ORDER BY natural_key") { row in

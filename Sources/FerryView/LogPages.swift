@@ -39,7 +39,7 @@ struct LogPages {
     private let linked: Set<String>
     private(set) var places: [String: String] = [:]
 
-    init(linkedFrom session: SnapshotSession) throws {
+    init(linkedFrom session: FrozenStoreSession) throws {
         var linked: Set<String> = []
         try session.select("SELECT DISTINCT log_id FROM attachment WHERE log_id IS NOT NULL") { row in
             if let id = row.text(0) { linked.insert(id) }
@@ -69,7 +69,7 @@ struct LogPages {
     /// With `snapshot`, a store of four pages or more is read in two halves side by side, the
     /// second on its own connection and thread: at a million logs the view is the last job of an
     /// export, and one half of it fills the core the tables left.
-    mutating func render(places recordPlaces: RecordPlaces, perPage: Int, session: SnapshotSession, snapshot: SnapshotReader? = nil,
+    mutating func render(places recordPlaces: RecordPlaces, perPage: Int, session: FrozenStoreSession, frozen: FrozenStore? = nil,
                          storageOrderFirst: Bool = true, write: @escaping (String, [UInt8]) throws -> Void) throws {
         let total = try session.count("SELECT count(*) FROM log")
         let withParts = try OwnedParts.exist(for: .log, session: session)
@@ -77,9 +77,9 @@ struct LogPages {
         let serialized = SerializedWrites(write)
         var parts: [Part]?
         if storageOrderFirst {
-            if let snapshot, pageCount >= 4 {
+            if let frozen, pageCount >= 4 {
                 parts = try halves(total: total, pageCount: pageCount, perPage: perPage, withParts: withParts, places: recordPlaces,
-                                   session: session, snapshot: snapshot, write: serialized)
+                                   session: session, frozen: frozen, write: serialized)
             } else {
                 parts = try renderPart(Self.inStorageOrder(), firstPage: 1, total: total, stopUnlessSorted: true, withParts: withParts,
                                        places: recordPlaces, perPage: perPage, session: session, write: serialized.write).map { [$0] }
@@ -99,8 +99,8 @@ struct LogPages {
 
     /// The first pages on this thread, the rest on another; nil when either half, or the seam
     /// between them, is out of time order.
-    private func halves(total: Int, pageCount: Int, perPage: Int, withParts: Bool, places: RecordPlaces, session: SnapshotSession,
-                        snapshot: SnapshotReader, write: SerializedWrites) throws -> [Part]? {
+    private func halves(total: Int, pageCount: Int, perPage: Int, withParts: Bool, places: RecordPlaces, session: FrozenStoreSession,
+                        frozen: FrozenStore, write: SerializedWrites) throws -> [Part]? {
         let firstHalf = pageCount / 2 * perPage
         var seam: String?
         try session.select("SELECT rowid FROM log ORDER BY rowid LIMIT 1 OFFSET \(firstHalf)") { seam = $0.text(0) }
@@ -108,7 +108,7 @@ struct LogPages {
         let later = Self.inStorageOrder(where: "l.rowid >= \(seam)")
         let earlier = Self.inStorageOrder(where: "l.rowid < \(seam)")
         let other = BackgroundJob { [self] in
-            try snapshot.session("writing the bundle's view") { session in
+            try frozen.session("writing the bundle's view") { session in
                 try renderPart(later, firstPage: pageCount / 2 + 1, total: total, stopUnlessSorted: true, withParts: withParts, places: places,
                                perPage: perPage, session: session, write: write.write)
             }
@@ -143,7 +143,7 @@ struct LogPages {
     /// The pages of `query`'s logs, numbered from `firstPage`; nil when `stopUnlessSorted` and a
     /// log came out of time order.
     private func renderPart(_ query: String, firstPage: Int, total: Int, stopUnlessSorted: Bool, withParts: Bool, places recordPlaces: RecordPlaces,
-                            perPage: Int, session: SnapshotSession, write: @escaping (String, [UInt8]) throws -> Void) throws -> Part? {
+                            perPage: Int, session: FrozenStoreSession, write: @escaping (String, [UInt8]) throws -> Void) throws -> Part? {
         var part = Part()
         var pages = SectionPages(.logs, total: total, perPage: perPage, write: write)
         var html = HTMLBuffer()
@@ -261,7 +261,7 @@ struct LogPages {
     /// The snapshot: its title where it differs from the log's, each parameter as "name value
     /// unit", and which fields were filled in from the record as it was at conversion.
     /// Its columns from `first`: title, parameters, is_reconstructed, reconstructed_fields.
-    private func madeWith(_ row: SnapshotRow, at first: Int, logTitle: UnsafeBufferPointer<UInt8>?, into html: inout HTMLBuffer) {
+    private func madeWith(_ row: FrozenStoreRow, at first: Int, logTitle: UnsafeBufferPointer<UInt8>?, into html: inout HTMLBuffer) {
         if let snapshotTitle = row.shown(first), logTitle.map({ !$0.elementsEqual(snapshotTitle) }) ?? true {
             html.text(utf8: snapshotTitle)
             html.raw(": ")
@@ -308,7 +308,7 @@ struct LogPages {
     }
 
     /// The page's logs' tags, materials and attachments, each in a last cell of its row.
-    private func addParts(to html: inout HTMLBuffer, rows: [(id: String, end: Int)], places: RecordPlaces, session: SnapshotSession) throws {
+    private func addParts(to html: inout HTMLBuffer, rows: [(id: String, end: Int)], places: RecordPlaces, session: FrozenStoreSession) throws {
         let parts = try OwnedParts(of: .log, ids: rows.map(\.id), session: session)
         var result = HTMLBuffer(capacity: html.count + rows.count * 16)
         var copied = 0

@@ -25,7 +25,7 @@ struct OwnedParts {
 
     init() {}
 
-    init(of owner: Owner, ids: [String], session: SnapshotSession) throws {
+    init(of owner: Owner, ids: [String], session: FrozenStoreSession) throws {
         guard !ids.isEmpty else { return }
         let column = owner.column
         let page = Self.inPage
@@ -53,14 +53,14 @@ struct OwnedParts {
     static let inPage = "IN (SELECT value FROM json_each(?1))"
 
     /// A page's records of `table` by id (their first column), every column as text.
-    static func records(_ session: SnapshotSession, _ table: String, columns: String, ids: [String]) throws -> [String: [String?]] {
+    static func records(_ session: FrozenStoreSession, _ table: String, columns: String, ids: [String]) throws -> [String: [String?]] {
         var rows: [String: [String?]] = [:]
         for row in try session.texts("SELECT \(columns) FROM \(table) WHERE id \(inPage)", [RecordPlaces.jsonArray(ids)]) { rows[row[0] ?? ""] = row }
         return rows
     }
 
     /// Rows by the owner in their first column, the other columns as text.
-    static func grouped(_ session: SnapshotSession, _ sql: String, _ arguments: [String]) throws -> [String: [[String?]]] {
+    static func grouped(_ session: FrozenStoreSession, _ sql: String, _ arguments: [String]) throws -> [String: [[String?]]] {
         var result: [String: [[String?]]] = [:]
         try session.select(sql, arguments) { row in
             guard let owner = row.text(0) else { return }
@@ -69,13 +69,13 @@ struct OwnedParts {
         return result
     }
 
-    private static func names(_ session: SnapshotSession, _ sql: String, _ arguments: [String]) throws -> [String: [String]] {
+    private static func names(_ session: FrozenStoreSession, _ sql: String, _ arguments: [String]) throws -> [String: [String]] {
         try grouped(session, sql, arguments).mapValues { $0.compactMap { $0.first ?? nil } }
     }
 
     /// Whether any row of the store's shared parts belongs to a record of this kind: a page of
     /// logs asks for its parts only when some log has any.
-    static func exist(for owner: Owner, session: SnapshotSession) throws -> Bool {
+    static func exist(for owner: Owner, session: FrozenStoreSession) throws -> Bool {
         var tables = ["material_line"]
         if owner.hasTags { tables.append("\(owner.rawValue)_tag") }
         if owner.hasTechniques { tables.append("\(owner.rawValue)_technique") }

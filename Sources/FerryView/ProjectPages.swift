@@ -29,7 +29,7 @@ struct ProjectPages {
         }
     }
 
-    static func tree(_ session: SnapshotSession) throws -> Tree {
+    static func tree(_ session: FrozenStoreSession) throws -> Tree {
         var tree = Tree()
         try session.select("SELECT id, parent_id, title, position FROM project") { row in
             let node = Node(id: row.text(0) ?? "", parent: row.text(1), title: row.text(2) ?? "(untitled)", position: row.integer(3))
@@ -72,7 +72,7 @@ struct ProjectPages {
     ]
     private static let flags: Set<Int> = [18, 26]
 
-    static func render(_ tree: Tree, places: RecordPlaces, perPage: Int, session: SnapshotSession,
+    static func render(_ tree: Tree, places: RecordPlaces, perPage: Int, session: FrozenStoreSession,
                        write: @escaping (String, [UInt8]) throws -> Void) throws {
         var pages = SectionPages(.projects, total: tree.order.count, perPage: perPage, write: write)
         let order = tree.order

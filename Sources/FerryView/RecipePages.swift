@@ -16,7 +16,7 @@ struct RecipePages {
     private static let flags: Set<Int> = [8, 18, 19, 20]
 
     /// Every recipe's id and title, in the order the pages show them.
-    static func order(_ session: SnapshotSession) throws -> [(id: String, title: String)] {
+    static func order(_ session: FrozenStoreSession) throws -> [(id: String, title: String)] {
         var result: [(String, String)] = []
         try session.select("SELECT id, title FROM recipe ORDER BY title COLLATE NOCASE, title, id") { row in
             result.append((row.text(0) ?? "", row.text(1) ?? "(untitled)"))
@@ -24,7 +24,7 @@ struct RecipePages {
         return result
     }
 
-    static func render(_ order: [(id: String, title: String)], places: RecordPlaces, perPage: Int, session: SnapshotSession,
+    static func render(_ order: [(id: String, title: String)], places: RecordPlaces, perPage: Int, session: FrozenStoreSession,
                        write: @escaping (String, [UInt8]) throws -> Void) throws {
         var pages = SectionPages(.recipes, total: order.count, perPage: perPage, write: write)
         for (index, start) in stride(from: 0, to: order.count, by: pages.perPage).enumerated() {

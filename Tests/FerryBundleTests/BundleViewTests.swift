@@ -196,7 +196,7 @@ import Testing
             view.logsInStorageOrderFirst = storageOrderFirst
             var pages: [String: [UInt8]] = [:]
             var again = 0
-            _ = try view.writePages(of: SnapshotReader(path: store, of: store)) { name, bytes in
+            _ = try view.writePages(of: FrozenStore(path: store, of: store)) { name, bytes in
                 if pages.updateValue(bytes, forKey: name) != nil { again += 1 }
             }
             return (pages, again)

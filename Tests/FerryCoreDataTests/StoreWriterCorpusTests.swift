@@ -88,7 +88,7 @@ import Testing
                         laterLinks.append { try writer.setOrder(entity.name, primaryKey: key, inverse: relationship.name, order: value) }
                     }
                 }
-                try writer.insert(entity.name, primaryKey: key, attributes: Dictionary(uniqueKeysWithValues: attributes.map { ($0.0, StoreCell(row[$0.1])) }),
+                try writer.insert(entity.name, primaryKey: key, attributes: Dictionary(uniqueKeysWithValues: attributes.map { ($0.0, CoreDataCell(row[$0.1])) }),
                                   toOne: toOne, optimisticLock: row["Z_OPT"] ?? 1)
                 for relationship in relationships where relationship.isToMany {
                     switch layout.storage(ofRelationship: relationship.name, in: entity) {

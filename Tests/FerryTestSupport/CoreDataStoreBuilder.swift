@@ -144,7 +144,7 @@ public final class CoreDataStoreBuilder {
 
     /// Writes `Z_PRIMARYKEY` and `Z_METADATA` (its property list as Core Data writes it).
     public func finish(storeUUID: String = "7E1F0000-0000-4000-8000-000000000001") throws {
-        let data = Data(StoreMetadataPlist.bytes(for: model, frameworkVersion: Self.frameworkVersion, identifier: identifiers.first ?? ""))
+        let data = Data(CoreDataMetadataPlist.bytes(for: model, frameworkVersion: Self.frameworkVersion, identifier: identifiers.first ?? ""))
         try queue.write { db in
             for entity in model.entities {
                 guard let number = numbers[entity.name], let table = layout.entityTables[entity.name] else { continue }

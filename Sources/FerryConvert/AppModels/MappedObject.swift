@@ -11,7 +11,7 @@ struct MappedObject {
     let entity: EntityDescription
     let model: DataModel
     private(set) var extras: JSONObject
-    private(set) var values: [String: StoreCell] = [:]
+    private(set) var values: [String: CoreDataCell] = [:]
     /// Ferry's own mark of the times it made up is about the canonical row, not a value of the app's.
     private var used: Set<String> = ["extras", "source_app", "source_entity", "source_key", "source_file", "kind", "extras.synthesizedTimes"]
     /// Sources whose attribute this version of the model lacks: reported with the leftovers.
@@ -82,12 +82,12 @@ struct MappedObject {
             if absentIsNull { try set(attribute, .null, from: "extras.\(key)") }
             return
         }
-        let cell: StoreCell
+        let cell: CoreDataCell
         switch value {
         case .null: cell = .null
         case .string(let text): cell = .text(text)
         case .bool(let flag): cell = .integer(flag ? 1 : 0)
-        case .number(let number): cell = number.int64.map(StoreCell.integer) ?? number.double.map(StoreCell.real) ?? .null
+        case .number(let number): cell = number.int64.map(CoreDataCell.integer) ?? number.double.map(CoreDataCell.real) ?? .null
         default:
             throw CoreDataWriteError(kind: .refused("extras.\(key) is a JSON \(value.kindName), which \(entity.name).\(attribute) cannot hold",
                                                     record: location), file: file)
@@ -96,7 +96,7 @@ struct MappedObject {
     }
 
     /// Sets `attribute` to a value made from the named columns or `extras` keys.
-    mutating func set(_ attribute: String, _ value: StoreCell, from source: String) throws {
+    mutating func set(_ attribute: String, _ value: CoreDataCell, from source: String) throws {
         guard let description = model.allAttributes(of: entity).first(where: { $0.name == attribute }) else {
             // Another version of the app's model (an older one, a trimmed one) may lack it: the
             // value is reported as having no place, as any other leftover, not a failure.
@@ -132,7 +132,7 @@ struct MappedObject {
 
     /// The values for the writer, with the model's defaults for those not set.
     /// - Throws: when a required attribute has no value.
-    func completedValues() throws -> [String: StoreCell] {
+    func completedValues() throws -> [String: CoreDataCell] {
         var values = self.values
         let missing = AttributeCells.complete(&values, of: entity, in: model)
         guard missing.isEmpty else {

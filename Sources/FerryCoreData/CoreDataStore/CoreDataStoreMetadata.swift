@@ -26,8 +26,8 @@ public struct CoreDataStoreMetadata: Sendable {
         guard let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION DESC LIMIT 1") else {
             throw CoreDataReadError(.notACoreDataStore("Z_METADATA is empty"), file: file)
         }
-        var metadata = CoreDataStoreMetadata(storeUUID: StoreValue.text(row["Z_UUID"]))
-        guard let blob = StoreValue.data(row["Z_PLIST"]) else { return metadata }
+        var metadata = CoreDataStoreMetadata(storeUUID: CoreDataStoreValue.text(row["Z_UUID"]))
+        guard let blob = CoreDataStoreValue.data(row["Z_PLIST"]) else { return metadata }
         let plist: PropertyListValue
         do {
             plist = try BinaryPropertyList.read(blob)

@@ -221,7 +221,7 @@ public final class CoreDataStoreReader: @unchecked Sendable {
     /// - Throws: ``CoreDataReadError`` for damaged rows or unknown entities, or what `body` throws.
     /// - Returns: warnings met on the way (unknown archived classes, missing external files…), with counts.
     @discardableResult
-    /// - Parameter lossless: values as stored (``StoreCell/losslessJSON``), with `Z_OPT` and orders.
+    /// - Parameter lossless: values as stored (``CoreDataCell/losslessJSON``), with `Z_OPT` and orders.
     public func forEachRecord(entity entityName: String? = nil, lossless: Bool = false, _ body: (CoreDataRecord) throws -> Void) throws -> [String: Int] {
         if let entityName, mapping.entity(named: entityName) == nil {
             throw CoreDataReadError(.unknownEntity(entityName, available: mapping.entities.map(\.entity.name)), file: path)

@@ -83,14 +83,14 @@ public struct CoreDataStoreSchema: Sendable {
             tables.append(Table(name: name, columns: columns, rowCount: count))
             if columns.contains(where: { $0.name == "Z_ENT" }), !bookkeepingTables.contains(name) {
                 for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, count(*) FROM \(quoted) GROUP BY Z_ENT") {
-                    if let number = StoreValue.integer(row[0]).flatMap({ Int(exactly: $0) }) {
-                        rowsPerEntity[number, default: 0] += StoreValue.integer(row[1]).map { Int($0) } ?? 0
+                    if let number = CoreDataStoreValue.integer(row[0]).flatMap({ Int(exactly: $0) }) {
+                        rowsPerEntity[number, default: 0] += CoreDataStoreValue.integer(row[1]).map { Int($0) } ?? 0
                     }
                 }
             }
         }
         let entries = try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT").map {
-            EntityEntry(number: Self.int($0["Z_ENT"]), name: StoreValue.text($0["Z_NAME"]) ?? "", superNumber: Self.int($0["Z_SUPER"]),
+            EntityEntry(number: Self.int($0["Z_ENT"]), name: CoreDataStoreValue.text($0["Z_NAME"]) ?? "", superNumber: Self.int($0["Z_SUPER"]),
                         maximumPrimaryKey: Self.int($0["Z_MAX"]))
         }
         let indexes = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index'"))
@@ -98,6 +98,6 @@ public struct CoreDataStoreSchema: Sendable {
     }
 
     private static func int(_ value: DatabaseValue) -> Int {
-        StoreValue.integer(value).flatMap { Int(exactly: $0) } ?? 0
+        CoreDataStoreValue.integer(value).flatMap { Int(exactly: $0) } ?? 0
     }
 }

@@ -22,7 +22,7 @@ public struct PersistentHistory: Sendable, Encodable {
         return try reader.file.read { db in
             var types: [String: Int] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT ZCHANGETYPE, count(*) FROM ACHANGE GROUP BY ZCHANGETYPE") {
-                types[changeType(row[0]), default: 0] += StoreValue.integer(row[1]).map { Int($0) } ?? 0
+                types[changeType(row[0]), default: 0] += CoreDataStoreValue.integer(row[1]).map { Int($0) } ?? 0
             }
             return PersistentHistory(transactions: reader.schema.table(named: "ATRANSACTION")?.rowCount ?? 0,
                                      changes: types.values.reduce(0, +), changeTypes: types)
@@ -40,26 +40,26 @@ public struct PersistentHistory: Sendable, Encodable {
             let strings = try Self.strings(db)
             var transactions: [Int64: JSONValue] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT * FROM ATRANSACTION") {
-                guard let id = StoreValue.integer(row["Z_PK"]) else { continue }
+                guard let id = CoreDataStoreValue.integer(row["Z_PK"]) else { continue }
                 var transaction = JSONObject()
                 transaction["id"] = JSONValue.integer(id)
-                transaction["time"] = StoreValue.real(row["ZTIMESTAMP"]).map { .string(CoreDataDate.iso8601(secondsSince2001: $0)) } ?? .null
+                transaction["time"] = CoreDataStoreValue.real(row["ZTIMESTAMP"]).map { .string(CoreDataDate.iso8601(secondsSince2001: $0)) } ?? .null
                 for (key, column) in [("author", "ZAUTHOR"), ("bundleID", "ZBUNDLEID"), ("contextName", "ZCONTEXTNAME"), ("processID", "ZPROCESSID")] {
                     // Repeated strings are kept once in ATRANSACTIONSTRING and referenced from the …TS column.
-                    let text = row.hasColumn(column) ? StoreValue.text(row[column]) : nil
-                    let shared = row.hasColumn(column + "TS") ? StoreValue.integer(row[column + "TS"]).flatMap { strings[$0] } : nil
+                    let text = row.hasColumn(column) ? CoreDataStoreValue.text(row[column]) : nil
+                    let shared = row.hasColumn(column + "TS") ? CoreDataStoreValue.integer(row[column + "TS"]).flatMap { strings[$0] } : nil
                     transaction[key] = (text ?? shared).map { .string($0) } ?? .null
                 }
                 transactions[id] = .object(transaction)
             }
             let changes = try Row.fetchCursor(db, sql: "SELECT Z_PK, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID FROM ACHANGE ORDER BY Z_PK")
             while let row = try changes.next() {
-                guard let change = StoreValue.integer(row[0]) else {
+                guard let change = CoreDataStoreValue.integer(row[0]) else {
                     throw CoreDataReadError(.corruptStore("table ACHANGE: Z_PK \(row[0] as DatabaseValue) is not an integer"), file: reader.path)
                 }
-                let number = StoreValue.integer(row[2]).flatMap { Int(exactly: $0) }
+                let number = CoreDataStoreValue.integer(row[2]).flatMap { Int(exactly: $0) }
                 let entity = number.flatMap { reader.mapping.entity(number: $0)?.entity.name ?? reader.schema.entityEntry(number: $0)?.name }
-                let primaryKey = StoreValue.integer(row[3])
+                let primaryKey = CoreDataStoreValue.integer(row[3])
                 var object = JSONObject()
                 object["change"] = JSONValue.integer(change)
                 object["type"] = .string(changeType(row[1]))
@@ -70,14 +70,14 @@ public struct PersistentHistory: Sendable, Encodable {
                 } else {
                     object["record"] = .null
                 }
-                object["transaction"] = StoreValue.integer(row[4]).flatMap { transactions[$0] } ?? .null
+                object["transaction"] = CoreDataStoreValue.integer(row[4]).flatMap { transactions[$0] } ?? .null
                 try body(.object(object))
             }
         }
     }
 
     static func changeType(_ value: DatabaseValue) -> String {
-        switch StoreValue.integer(value) {
+        switch CoreDataStoreValue.integer(value) {
         case 0: return "insert"
         case 1: return "update"
         case 2: return "delete"
@@ -90,7 +90,7 @@ public struct PersistentHistory: Sendable, Encodable {
         guard try db.tableExists("ATRANSACTIONSTRING") else { return [:] }
         var strings: [Int64: String] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT Z_PK, ZNAME FROM ATRANSACTIONSTRING") {
-            if let key = StoreValue.integer(row[0]), let name = StoreValue.text(row[1]) { strings[key] = name }
+            if let key = CoreDataStoreValue.integer(row[0]), let name = CoreDataStoreValue.text(row[1]) { strings[key] = name }
         }
         return strings
     }

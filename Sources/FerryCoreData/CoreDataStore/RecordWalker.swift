@@ -124,7 +124,7 @@ struct RecordWalker {
                 for position in targets {
                     targetIDs.append(try target(of: foreignKeys[position], in: row, table: table, primaryKey: primaryKey))
                 }
-                if try rows.take(TypedRow(primaryKey: primaryKey, id: id, cells: cells.map { StoreCell(row[$0]) }, targets: targetIDs)) { continue }
+                if try rows.take(TypedRow(primaryKey: primaryKey, id: id, cells: cells.map { CoreDataCell(row[$0]) }, targets: targetIDs)) { continue }
             }
             try body(try record(row, of: entity.entity.name, plan: plan, primaryKey: primaryKey, id: id, depth: 0, db: db))
         }
@@ -140,7 +140,7 @@ struct RecordWalker {
         for slot in plan.slots {
             switch slot.source {
             case .attribute(let index):
-                members.append((slot.name, lossless ? StoreCell(row[index + 1]).losslessJSON
+                members.append((slot.name, lossless ? CoreDataCell(row[index + 1]).losslessJSON
                     : decoder.decode(row[index + 1] as DatabaseValue, as: plan.descriptions[index], entity: entity)))
             case .foreignKey(let index):
                 members.append((slot.name, try target(of: plan.foreignKeys[index], in: row, table: plan.table, primaryKey: primaryKey).map { .string($0) } ?? .null))
@@ -162,7 +162,7 @@ struct RecordWalker {
         }
         var record = CoreDataRecord(entity: entity, id: id, primaryKey: primaryKey, values: JSONObject(members))
         record.inlined = inlinedCounts
-        if let optimisticLock = plan.optimisticLock { record.lossless = (StoreValue.integer(row[optimisticLock]), orders) }
+        if let optimisticLock = plan.optimisticLock { record.lossless = (CoreDataStoreValue.integer(row[optimisticLock]), orders) }
         return record
     }
 
@@ -186,7 +186,7 @@ struct RecordWalker {
 
     /// A row's `Z_PK` and the id its record goes by.
     private mutating func identity(of row: Row, entity: String, plan: Plan) throws -> (primaryKey: Int64, id: String) {
-        guard let primaryKey = StoreValue.integer(row[0]) else {
+        guard let primaryKey = CoreDataStoreValue.integer(row[0]) else {
             throw CoreDataReadError(.corruptStore("table \(plan.table), a row of entity \(entity): Z_PK \(row[0] as DatabaseValue) is not an integer"),
                                     file: reader.path)
         }
@@ -212,14 +212,14 @@ struct RecordWalker {
     /// The id of a to-one's object, nil when it has none.
     private func target(of key: ForeignKey, in row: Row, table: String, primaryKey: Int64) throws -> String? {
         let stored: DatabaseValue = row[key.column]
-        guard let target = StoreValue.integer(stored) else {
+        guard let target = CoreDataStoreValue.integer(stored) else {
             guard stored.isNull else {
                 throw CoreDataReadError(.corruptStore("table \(table), column \(key.columnName), Z_PK \(primaryKey): \(stored) is not a row number"),
                                         file: reader.path)
             }
             return nil
         }
-        let targetNumber = key.entityColumn.flatMap { StoreValue.integer(row[$0]) }.flatMap { Int(exactly: $0) }
+        let targetNumber = key.entityColumn.flatMap { CoreDataStoreValue.integer(row[$0]) }.flatMap { Int(exactly: $0) }
         return identifiers.identifier(of: target, entityNumber: targetNumber, fallback: key.destination, uuid: key.uuid.map { row[$0] }, table: key.table)
     }
 
@@ -232,7 +232,7 @@ struct RecordWalker {
 
     /// Ids of the objects a to-many relationship holds for one source row, in order, each with
     /// its stored `Z_FOK_` value where the relationship is ordered.
-    private mutating func related(_ source: Int64, storage: RelationshipStorage, db: Database) throws -> [(id: String, order: StoreCell)] {
+    private mutating func related(_ source: Int64, storage: RelationshipStorage, db: Database) throws -> [(id: String, order: CoreDataCell)] {
         let sql: String
         let table: String
         switch storage {
@@ -253,12 +253,12 @@ struct RecordWalker {
         }
         try prepare(table: table, db: db)
         return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: [source]).map { row in
-            guard let key = StoreValue.integer(row[0]) else {
+            guard let key = CoreDataStoreValue.integer(row[0]) else {
                 throw CoreDataReadError(.corruptStore("\(Self.describe(storage)), row for Z_PK \(source): \(row[0] as DatabaseValue) is not a row number"),
                                         file: reader.path)
             }
-            return (identifiers.identifier(of: key, entityNumber: StoreValue.integer(row[1]).flatMap { Int(exactly: $0) }, fallback: nil,
-                                           uuid: row[2], table: table), StoreCell(row[3]))
+            return (identifiers.identifier(of: key, entityNumber: CoreDataStoreValue.integer(row[1]).flatMap { Int(exactly: $0) }, fallback: nil,
+                                           uuid: row[2], table: table), CoreDataCell(row[3]))
         }
     }
 

@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 
 /// A store's value as SQLite holds it, for readers that take typed values straight from a row.
-public enum StoreCell: Sendable, Equatable {
+public enum CoreDataCell: Sendable, Equatable {
     case null
     case integer(Int64)
     case real(Double)
@@ -69,7 +69,7 @@ public enum StoreCell: Sendable, Equatable {
 public struct TypedRow: Sendable {
     public var primaryKey: Int64
     public var id: String
-    public var cells: [StoreCell]
+    public var cells: [CoreDataCell]
     public var targets: [String?]
 }
 

@@ -7,7 +7,7 @@ import Foundation
 public enum AttributeCells {
     /// `value` as an attribute of `attribute`'s type stores it.
     /// - Throws: why it cannot be, as a phrase for an error that names the record.
-    public static func cell(_ value: StoreCell, as attribute: AttributeDescription) throws(AttributeCellError) -> StoreCell {
+    public static func cell(_ value: CoreDataCell, as attribute: AttributeDescription) throws(AttributeCellError) -> CoreDataCell {
         func refused(_ why: String) -> AttributeCellError { AttributeCellError(reason: "\(attribute.name) is \(article(attribute.type)) \(attribute.type.rawValue) attribute; \(why)") }
         switch (attribute.type, value) {
         case (_, .null):
@@ -41,12 +41,12 @@ public enum AttributeCells {
     }
 
     /// The value Core Data gives a new object's attribute from the model's default, when it has one.
-    public static func defaultCell(of attribute: AttributeDescription) -> StoreCell? {
+    public static func defaultCell(of attribute: AttributeDescription) -> CoreDataCell? {
         guard let text = attribute.defaultValue else { return nil }
         switch attribute.type {
         case .boolean: return ["YES", "TRUE", "1"].contains(text.uppercased()) ? .integer(1) : .integer(0)
-        case .integer16, .integer32, .integer64: return Int64(text).map(StoreCell.integer)
-        case .double, .float, .decimal: return Double(text).map(StoreCell.real)
+        case .integer16, .integer32, .integer64: return Int64(text).map(CoreDataCell.integer)
+        case .double, .float, .decimal: return Double(text).map(CoreDataCell.real)
         case .string, .uri: return .text(text)
         default: return nil
         }
@@ -55,7 +55,7 @@ public enum AttributeCells {
     /// Fills in the model's defaults for the attributes `values` leaves out (and for required
     /// ones it leaves null), as Core Data does for a new object, and returns the required
     /// attributes that still have no value.
-    public static func complete(_ values: inout [String: StoreCell], of entity: EntityDescription, in model: DataModel) -> [String] {
+    public static func complete(_ values: inout [String: CoreDataCell], of entity: EntityDescription, in model: DataModel) -> [String] {
         var missing: [String] = []
         for attribute in model.allAttributes(of: entity) where attribute.isStored && !attribute.isDerived {
             let unset = values[attribute.name] == nil || (!attribute.isOptional && values[attribute.name] == .null)
@@ -75,7 +75,7 @@ public struct AttributeCellError: Error, Sendable {
     public let reason: String
 }
 
-extension StoreCell {
+extension CoreDataCell {
     /// The value in a few characters, for errors.
     var shortText: String {
         switch self {

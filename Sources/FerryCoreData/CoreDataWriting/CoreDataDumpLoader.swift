@@ -189,7 +189,7 @@ public struct CoreDataDumpLoader {
 
     private func insert(_ record: Record, properties: Properties, into writer: CoreDataStoreWriter,
                         keys: [String: (entity: String, primaryKey: Int64)], lossless: Bool) throws {
-        var attributes: [String: StoreCell] = [:]
+        var attributes: [String: CoreDataCell] = [:]
         var toOne: [String: (entity: String, primaryKey: Int64)] = [:]
         for member in record.values.members {
             var here = record.location
@@ -197,7 +197,7 @@ public struct CoreDataDumpLoader {
             if let attribute = properties.attributes[member.key] {
                 guard writer.layout.column(ofAttribute: attribute.name, in: record.entity) != nil else { continue }
                 if lossless {
-                    guard let cell = StoreCell(losslessJSON: member.value) else {
+                    guard let cell = CoreDataCell(losslessJSON: member.value) else {
                         throw CoreDataReadError(.badRecord("not a stored value in the lossless form (number, text, {\"base64\"} or null)"), at: here)
                     }
                     attributes[member.key] = cell
@@ -316,7 +316,7 @@ public struct CoreDataDumpLoader {
     }
 
     /// A value as Core Data stores an attribute of its type.
-    static func cell(_ value: JSONValue, as attribute: AttributeDescription, at location: RecordLocation) throws -> StoreCell {
+    static func cell(_ value: JSONValue, as attribute: AttributeDescription, at location: RecordLocation) throws -> CoreDataCell {
         func wrong() -> CoreDataReadError {
             CoreDataReadError(.badRecord("\(attribute.name) is a \(attribute.type.rawValue) attribute; the record holds a JSON \(value.kindName)"), at: location)
         }

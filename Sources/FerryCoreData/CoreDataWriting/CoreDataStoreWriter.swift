@@ -10,7 +10,7 @@ import GRDB
 /// from the XML). The store appears whole at its path on ``finish(storeUUID:highestKeys:)`` or not
 /// at all; a file at the path, even one made while writing, is never replaced.
 ///
-/// Values go in as SQLite holds them (``StoreCell``): dates as seconds since 2001, UUIDs as 16
+/// Values go in as SQLite holds them (``CoreDataCell``): dates as seconds since 2001, UUIDs as 16
 /// bytes, Transformables as their archives. `Z_MODELCACHE` stays empty (see the Formats file).
 ///
 /// For example:
@@ -89,7 +89,7 @@ public final class CoreDataStoreWriter {
     /// - Throws: ``CoreDataWriteError`` naming the record: an unknown entity or property, a key
     ///   taken, or a value SQLite refuses.
     @discardableResult
-    public func insert(_ entityName: String, primaryKey: Int64? = nil, attributes: [String: StoreCell] = [:],
+    public func insert(_ entityName: String, primaryKey: Int64? = nil, attributes: [String: CoreDataCell] = [:],
                        toOne: [String: (entity: String, primaryKey: Int64)] = [:], optimisticLock: Int64 = 1) throws -> Int64 {
         let attributeNames = attributes.keys.sorted(), toOneNames = toOne.keys.sorted()
         let next = layout.entityTables[entityName].map { (highestKeys[$0] ?? 0) + 1 }
@@ -145,7 +145,7 @@ public final class CoreDataStoreWriter {
     /// Inserts an object through `insertion`: `values` in its attributes' order, `toOne` in its
     /// to-ones' order (nil for none). Returns its `Z_PK` (the next free one when nil).
     @discardableResult
-    public func insert(_ insertion: Insertion, primaryKey: Int64? = nil, values: [StoreCell],
+    public func insert(_ insertion: Insertion, primaryKey: Int64? = nil, values: [CoreDataCell],
                        toOne: [(entity: String, primaryKey: Int64)?], optimisticLock: Int64 = 1) throws -> Int64 {
         let key = primaryKey ?? (highestKeys[insertion.table] ?? 0) + 1
         let location = "\(insertion.entity) Z_PK \(key)"
@@ -255,7 +255,7 @@ public final class CoreDataStoreWriter {
     /// - Parameter highestKeys: each root entity's `Z_MAX` where it is above the highest key
     ///   written (keys given out to objects since deleted).
     public func finish(storeUUID: String = UUID().uuidString, highestKeys given: [String: Int64] = [:]) throws {
-        let metadata = Data(StoreMetadataPlist.bytes(for: model, frameworkVersion: frameworkVersion, identifier: identifier))
+        let metadata = Data(CoreDataMetadataPlist.bytes(for: model, frameworkVersion: frameworkVersion, identifier: identifier))
         do {
             try queue.writeWithoutTransaction { db in
                 for entity in CoreDataSQLLayout.numberingOrder(model) {

@@ -74,7 +74,7 @@ public struct CanonicalCoreDataWriter {
         let insertion = try writer.insertion(entity.name, attributes: plan.attributes.map(\.name), toOne: plan.links.map(\.relationship))
         let rows = try Row.fetchCursor(db, sql: plan.sql)
         var count = 0
-        var values: [StoreCell] = []
+        var values: [CoreDataCell] = []
         var toOne: [(entity: String, primaryKey: Int64)?] = []
         while let row = try rows.next() {
             let key: Int64 = row[0]
@@ -159,9 +159,9 @@ public struct CanonicalCoreDataWriter {
     }
 
     /// A canonical column's value as Core Data stores an attribute of its type.
-    static func cell(_ value: DatabaseValue, as attribute: AttributeDescription, at location: String, column: String, store: String) throws -> StoreCell {
+    static func cell(_ value: DatabaseValue, as attribute: AttributeDescription, at location: String, column: String, store: String) throws -> CoreDataCell {
         do {
-            return try AttributeCells.cell(StoreCell(value), as: attribute)
+            return try AttributeCells.cell(CoreDataCell(value), as: attribute)
         } catch {
             throw CoreDataWriteError(kind: .refused("\(column): \(error.reason)", record: location), file: store)
         }

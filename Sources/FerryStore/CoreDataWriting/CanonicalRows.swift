@@ -25,9 +25,9 @@ public final class CanonicalRows {
     public struct Row: Sendable {
         public let table: String
         public let rowid: Int64
-        public let values: [String: StoreCell]
+        public let values: [String: CoreDataCell]
 
-        public subscript(_ column: String) -> StoreCell { values[column] ?? .null }
+        public subscript(_ column: String) -> CoreDataCell { values[column] ?? .null }
 
         /// A text column's value, nil when it is null or not text.
         public func text(_ column: String) -> String? {
@@ -45,8 +45,8 @@ public final class CanonicalRows {
         try read { db in
             let cursor = try GRDB.Row.fetchCursor(db, sql: sql, arguments: StatementArguments(values))
             while let row = try cursor.next() {
-                var cells: [String: StoreCell] = [:]
-                for (name, value) in row where name != "__rowid" { cells[name] = StoreCell(value) }
+                var cells: [String: CoreDataCell] = [:]
+                for (name, value) in row where name != "__rowid" { cells[name] = CoreDataCell(value) }
                 try body(Row(table: table, rowid: row["__rowid"], values: cells))
             }
         }

@@ -9,7 +9,7 @@ import Testing
 /// `Z_METADATA`'s property list as Core Data writes it, held against every real store: written
 /// back byte for byte, its hashes in CoreFoundation's order, and, for each store with its model,
 /// computed from the model's XML alone.
-@Suite struct StoreMetadataPlistTests {
+@Suite struct CoreDataMetadataPlistTests {
     static let coreDataKeys: Set<String> = [
         "NSStoreModelVersionIdentifiers", "NSStoreType", "_NSAutoVacuumLevel", "NSStoreModelVersionHashesDigest",
         "NSStoreModelVersionChecksumKey", "NSStoreModelVersionHashes", "NSPersistenceFrameworkVersion", "NSStoreModelVersionHashesVersion",
@@ -48,10 +48,10 @@ import Testing
         let framework = try #require(reader.metadata.frameworkVersion.flatMap { Int($0) })
         let stored = try Self.storedPlist(store.storePath)
         let storedValue = try BinaryPropertyList.read(Data(stored))
-        let computed = StoreMetadataPlist.value(for: reader.model, frameworkVersion: framework)
+        let computed = CoreDataMetadataPlist.value(for: reader.model, frameworkVersion: framework)
         let storedKeys = try #require(storedValue.members).map(\.key)
         if Set(storedKeys).isSubset(of: Self.coreDataKeys) {
-            #expect(StoreMetadataPlist.bytes(for: reader.model, frameworkVersion: framework) == stored, "\(store.testDescription)")
+            #expect(CoreDataMetadataPlist.bytes(for: reader.model, frameworkVersion: framework) == stored, "\(store.testDescription)")
         } else {
             // App keys make the table larger, so only the values are compared, not their order.
             #expect(Set(try #require(computed.members).map(\.key)) == Set(storedKeys.filter(Self.coreDataKeys.contains)))
@@ -73,7 +73,7 @@ import Testing
         let model = try ModelParser().parse(data: Data("""
             <model><entity name="Pet"><attribute name="name" attributeType="String"/></entity></model>
             """.utf8), file: "Pet")
-        let keys = { (framework: Int) in StoreMetadataPlist.value(for: model, frameworkVersion: framework).members?.map(\.key) ?? [] }
+        let keys = { (framework: Int) in CoreDataMetadataPlist.value(for: model, frameworkVersion: framework).members?.map(\.key) ?? [] }
         #expect(!keys(1043).contains("NSStoreModelVersionHashesDigest") && keys(1044).contains("NSStoreModelVersionHashesDigest"))
         #expect(!keys(1343).contains("NSStoreModelVersionChecksumKey") && keys(1344).contains("NSStoreModelVersionChecksumKey"))
         #expect(keys(1344).first == "NSStoreModelVersionIdentifiers" && keys(1344).last == "NSStoreModelVersionHashesVersion")

@@ -3,14 +3,15 @@ import Foundation
 import GRDB
 import GRDBSQLite
 
-/// A store snapshot read for export: each canonical table as NDJSON, one object per row in
+/// A frozen copy of a store (taken under SQLite's read lock, private to the export), read for
+/// export: each canonical table as NDJSON, one object per row in
 /// key order with the columns in table order. Read-only; several may read one file side by side.
 ///
 /// Rows go from SQLite's column bytes straight into JSON text, without a `Row` or a
 /// `JSONValue` per value: at a million logs that is most of an export's work.
-public struct SnapshotReader: Sendable {
+public struct FrozenStore: Sendable {
     public let path: String
-    /// The store the snapshot was taken of, which errors name (the snapshot is private).
+    /// The store the copy was taken of, which errors name (the copy is private).
     public let store: String
     /// Rows are handed over in chunks of about this many bytes.
     private static let chunkSize = 256 * 1024

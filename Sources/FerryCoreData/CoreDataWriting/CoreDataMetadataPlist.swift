@@ -7,7 +7,7 @@ import Foundation
 /// and hash-format versions, each dictionary in CoreFoundation's order, so that the bytes are
 /// Core Data's own (`Formats/coredata-store-writing.md`). The store UUID is not in it: it is
 /// `Z_METADATA.Z_UUID`.
-public enum StoreMetadataPlist {
+public enum CoreDataMetadataPlist {
     /// The framework version from which stores carry `NSStoreModelVersionHashesDigest`.
     public static let digestFrom = 1044
     /// The framework version from which stores carry `NSStoreModelVersionChecksumKey`.

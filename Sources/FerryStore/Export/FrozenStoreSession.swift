@@ -2,42 +2,42 @@ import Foundation
 import GRDB
 import GRDBSQLite
 
-extension SnapshotReader {
-    /// Runs `body` with one read-only connection to the snapshot, for a reader that asks many
-    /// queries of the canonical schema (the bundle's view). Errors name the store, not the snapshot.
-    public func session<Result>(_ activity: String, _ body: (SnapshotSession) throws -> Result) throws -> Result {
+extension FrozenStore {
+    /// Runs `body` with one read-only connection to the frozen copy, for a reader that asks many
+    /// queries of the canonical schema (the bundle's view). Errors name the store, not the copy.
+    public func session<Result>(_ activity: String, _ body: (FrozenStoreSession) throws -> Result) throws -> Result {
         do {
             var configuration = Configuration()
             configuration.readonly = true
             configuration.busyMode = .timeout(10)
             // No mapped pages: they made the store's pages count as the process's memory (600 MB
             // at a million logs) and saved nothing where logs are kept in about time order.
-            return try DatabaseQueue(path: path, configuration: configuration).read { db in try body(SnapshotSession(db: db)) }
+            return try DatabaseQueue(path: path, configuration: configuration).read { db in try body(FrozenStoreSession(db: db)) }
         } catch let error as DatabaseError {
             throw StoreError(.database(error.message ?? "\(error.resultCode)"), path: store, activity: activity)
         }
     }
 }
 
-/// Queries of one read-only snapshot connection; rows are handed over one at a time, their
+/// Queries of one read-only connection to a frozen copy; rows are handed over one at a time, their
 /// values read straight from SQLite's column buffers.
-public struct SnapshotSession {
+public struct FrozenStoreSession {
     let db: Database
 
     /// Steps through the rows of `sql` (text arguments bound in order), calling `row` for each.
-    public func select(_ sql: String, _ arguments: [String] = [], row: (SnapshotRow) throws -> Void) throws {
+    public func select(_ sql: String, _ arguments: [String] = [], row: (FrozenStoreRow) throws -> Void) throws {
         try prepare(sql).select(arguments, row: row)
     }
 
     /// A statement to run many times, for a lookup per row of another query.
-    public func prepare(_ sql: String) throws -> SnapshotStatement {
-        SnapshotStatement(db: db, prepared: try db.makeStatement(sql: sql))
+    public func prepare(_ sql: String) throws -> FrozenStoreStatement {
+        FrozenStoreStatement(db: db, prepared: try db.makeStatement(sql: sql))
     }
 
     /// The rows of `sql` one at a time, for a loop that keeps its state in plain local
     /// variables (a million logs: no closure, no captured state to check on each access).
-    public func cursor(_ sql: String) throws -> SnapshotCursor {
-        SnapshotCursor(db: db, prepared: try db.makeStatement(sql: sql))
+    public func cursor(_ sql: String) throws -> FrozenStoreCursor {
+        FrozenStoreCursor(db: db, prepared: try db.makeStatement(sql: sql))
     }
 
     /// The first column of the first row, as an integer (0 when there is none).
@@ -47,7 +47,7 @@ public struct SnapshotSession {
         return result
     }
 
-    /// Every row as text values (numbers written as ``SnapshotRow/text(_:)`` writes them).
+    /// Every row as text values (numbers written as ``FrozenStoreRow/text(_:)`` writes them).
     public func texts(_ sql: String, _ arguments: [String] = []) throws -> [[String?]] {
         var rows: [[String?]] = []
         try select(sql, arguments) { row in rows.append((0..<row.columnCount).map { row.text($0) }) }
@@ -55,12 +55,12 @@ public struct SnapshotSession {
     }
 }
 
-/// A prepared query of a ``SnapshotSession``.
-public struct SnapshotStatement {
+/// A prepared query of a ``FrozenStoreSession``.
+public struct FrozenStoreStatement {
     let db: Database
     let prepared: Statement
 
-    public func select(_ arguments: [String] = [], row: (SnapshotRow) throws -> Void) throws {
+    public func select(_ arguments: [String] = [], row: (FrozenStoreRow) throws -> Void) throws {
         try prepared.setArguments(StatementArguments(arguments))
         let statement = prepared.sqliteStatement
         defer { sqlite3_reset(statement) }
@@ -71,30 +71,30 @@ public struct SnapshotStatement {
                 throw DatabaseError(resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
                                     sql: prepared.sql)
             }
-            try row(SnapshotRow(statement: statement))
+            try row(FrozenStoreRow(statement: statement))
         }
     }
 }
 
 /// Rows of one query, stepped by ``next()``.
-public struct SnapshotCursor {
+public struct FrozenStoreCursor {
     let db: Database
     let prepared: Statement
 
     /// The next row, valid until the next call; nil after the last.
-    public func next() throws -> SnapshotRow? {
+    public func next() throws -> FrozenStoreRow? {
         let statement = prepared.sqliteStatement
         let status = sqlite3_step(statement)
         if status == SQLITE_DONE { return nil }
         guard status == SQLITE_ROW else {
             throw DatabaseError(resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: prepared.sql)
         }
-        return SnapshotRow(statement: statement)
+        return FrozenStoreRow(statement: statement)
     }
 }
 
-/// The current row of a ``SnapshotSession`` query: valid only inside the closure it is handed to.
-public struct SnapshotRow {
+/// The current row of a ``FrozenStoreSession`` query: valid only inside the closure it is handed to.
+public struct FrozenStoreRow {
     @usableFromInline let statement: OpaquePointer
 
     @usableFromInline init(statement: OpaquePointer) {

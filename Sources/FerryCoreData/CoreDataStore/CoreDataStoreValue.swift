@@ -4,7 +4,7 @@ import GRDB
 /// A store's values read as SQLite converts them, never stopping on what a file holds: GRDB's
 /// typed row subscripts end the process on a value of another type (a `Z_ENT` stored as TEXT by
 /// another tool), so every value read from a store goes through here.
-enum StoreValue {
+enum CoreDataStoreValue {
     /// An integer, whole real or integer text (as SQLite compares `'1'` with `1` in an integer
     /// column); nil for NULL and anything else.
     static func integer(_ value: DatabaseValue) -> Int64? {
