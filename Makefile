@@ -57,7 +57,10 @@ sanitize: setup
 samples: setup
 	$(SWIFT) run make-sample-stores
 
-# Manual page and shell completions, from swift-argument-parser, into out/.
+# Manual page and shell completions, from swift-argument-parser, and the DocC of the libraries an
+# app embeds (the readers and the conversion; FerryConvert's has an article on converting at first
+# launch), into out/.
+DOCC_TARGETS = FerryModel FerryCoreData FerryCanonical FerryConvert
 docs: build
 	$(SWIFT) package generate-manual --configuration debug --date $(MANUAL_DATE) >/dev/null
 	@mkdir -p out/man/man1 out/completions
@@ -65,7 +68,12 @@ docs: build
 	.build/debug/ferry --generate-completion-script bash > out/completions/ferry.bash
 	.build/debug/ferry --generate-completion-script zsh > out/completions/_ferry
 	.build/debug/ferry --generate-completion-script fish > out/completions/ferry.fish
-	@echo "wrote out/man/man1/ferry.1 and out/completions/"
+	@rm -rf out/docs && mkdir -p out/docs
+	@for target in $(DOCC_TARGETS); do \
+		$(SWIFT) package --allow-writing-to-directory out/docs generate-documentation --target $$target \
+			--output-path out/docs/$$target >/dev/null 2>out/docs-$$target.log || { cat out/docs-$$target.log; exit 1; }; \
+	done
+	@echo "wrote out/man/man1/ferry.1, out/completions/ and out/docs/ ($(DOCC_TARGETS))"
 
 clean:
 	rm -rf .build out

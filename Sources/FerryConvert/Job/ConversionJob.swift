@@ -11,7 +11,7 @@ import Foundation
 /// A new store is built under a temporary name beside the target, checked, flushed and renamed
 /// into place, so that it appears whole or not at all. An existing store is copied beside
 /// itself, the copy written in one transaction and checked; only then is the store backed up
-/// (``StoreBackup``) and the copy renamed over it: an interrupted or failed run leaves the store
+/// (`StoreBackup`) and the copy renamed over it: an interrupted or failed run leaves the store
 /// byte for byte as it was, and no backup. A dry run writes into a throw-away copy, so that it
 /// reports the same counts and finds the same problems.
 ///
@@ -41,7 +41,7 @@ public struct ConversionJob {
     }
 
     /// - Throws: `ConversionError` and `CoreDataReadError` for bad inputs (nothing is written),
-    ///   ``StoreError`` for a store that cannot be backed up or written (it is left as it was).
+    ///   `StoreError` for a store that cannot be backed up or written (it is left as it was).
     public func run() throws -> ConversionReport {
         // A link's file is written, not the link.
         let resolved = StoreFiles.resolved(store)

@@ -8,7 +8,7 @@ import Foundation
 /// `ferry convert --as core-data`: converts the inputs as ``ConversionJob`` does, into a
 /// canonical store kept under a temporary name beside the target, then writes that as a Core
 /// Data store: of the canonical mirror (`Formats/canonical/Ferry.xcdatamodeld`), or of the app's
-/// own model through the app's ``AppModelMapping``. The store appears whole or not at all; an
+/// own model through the app's `AppModelMapping`. The store appears whole or not at all; an
 /// existing file is backed up (verified, rotated) before it is replaced. A dry run writes both
 /// stores under temporary names and keeps neither.
 public struct CoreDataConversion {
@@ -21,8 +21,8 @@ public struct CoreDataConversion {
         self.appModel = appModel
     }
 
-    /// - Throws: what ``ConversionJob/run()`` throws for the inputs, ``CoreDataWriteError`` for
-    ///   a value the model cannot hold or a store that cannot be written, ``StoreError`` for a
+    /// - Throws: what ``ConversionJob/run()`` throws for the inputs, `CoreDataWriteError` for
+    ///   a value the model cannot hold or a store that cannot be written, `StoreError` for a
     ///   backup that fails.
     public func run() throws -> ConversionReport {
         let target = job.store

@@ -56,9 +56,11 @@ public struct Converter {
         self.options = options
     }
 
-    /// - Throws: ``ConversionError`` for unreadable inputs and, without `keepGoing`, for the
+    /// - Throws: `ConversionError` for unreadable inputs and, without `keepGoing`, for the
     ///   first bad record; `CoreDataReadError` for unreadable stores.
     /// - Parameters:
+    ///   - inputs: files, and folders read whole.
+    ///   - report: what the conversion found, added to as it goes.
     ///   - sink: takes batches as large inputs fill them; without one the whole batch is kept.
     ///   - ledger: keeps claimed ids past ``ConversionOptions/claimsInMemory``; without one all stay in memory.
     public func convert(_ inputs: [String], report: ReportBuilder, sink: BatchSink? = nil, ledger: ClaimLedger? = nil) throws -> ConversionContext {
