@@ -119,9 +119,25 @@ enum OutputKind: String, ExpressibleByArgument, CaseIterable {
     case canonical, coreData = "core-data"
 }
 
-enum AppChoice: String, ExpressibleByArgument, CaseIterable {
-    case auto, roots, molten, brewguide, forager, photoapp
-    var app: LegacyApp? { LegacyApp(rawValue: rawValue) }
+/// `--from`: `auto`, or one of the apps Ferry reads, named as `LegacyApp` names them (the one
+/// list of apps; the CLI repeats none of it).
+struct AppChoice: ExpressibleByArgument {
+    let app: LegacyApp?
+
+    static let auto = AppChoice(app: nil)
+
+    init(app: LegacyApp?) {
+        self.app = app
+    }
+
+    init?(argument: String) {
+        if argument == "auto" { self.init(app: nil); return }
+        guard let app = LegacyApp(rawValue: argument) else { return nil }
+        self.init(app: app)
+    }
+
+    static var allValueStrings: [String] { ["auto"] + LegacyApp.allCases.map(\.rawValue) }
+    var defaultValueDescription: String { app?.rawValue ?? "auto" }
 }
 
 enum EpochChoice: String, ExpressibleByArgument, CaseIterable {
