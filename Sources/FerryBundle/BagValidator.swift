@@ -86,10 +86,11 @@ struct BagValidator {
 
         switch scan.seal {
         case .valid: break
-        case .mismatch: problems.append(BundleProblem(.corrupt, nil, "the archive's bytes differ from its seal: it changed after it was written"))
+        case .mismatch: problems.append(BundleProblem(.corrupt, nil, BundleProblem.sealMismatch + ": it changed after it was written"))
         case .absent: problems.append(BundleProblem(.corrupt, nil, "the archive has no Ferry seal, or the seal is damaged"))
         }
-        return Result(problems: BundleProblem.causesFirst(Self.unique(problems), readingStopped: scan.stoppedEarly), bundle: bundle)
+        return Result(problems: BundleProblem.causesFirst(Self.unique(problems), readingStopped: scan.stoppedEarly,
+                                                          manifestsRead: Set(tags.keys)), bundle: bundle)
     }
 
     private func oxum(_ tags: [String: [UInt8]], files: [String: FileDigest], listed: Set<String>, problems: inout [BundleProblem]) {

@@ -43,21 +43,27 @@ extension BundleProblem {
     }
 
     /// Marks what follows from other problems and puts the causes first. Reading that stopped
-    /// early leaves later entries unread: their absence (missing), the manifests' (extra), the
-    /// Payload-Oxum and the seal say nothing new. Changed bytes found by a checksum make the seal
-    /// differ too.
-    static func causesFirst(_ problems: [BundleProblem], readingStopped: Bool) -> [BundleProblem] {
+    /// early leaves later entries unread: a listed file not found (missing) may lie past the
+    /// stop, an entry is unlisted (extra) only because its manifest was not read, and the
+    /// Payload-Oxum counts what was read. A seal that *differs* follows from bytes that changed
+    /// (found by a checksum, or where reading stopped); an absent seal is always a problem of its own.
+    /// - Parameter manifestsRead: the tag files the scan read (`manifest-sha256.txt`, …).
+    static func causesFirst(_ problems: [BundleProblem], readingStopped: Bool, manifestsRead: Set<String>) -> [BundleProblem] {
         let changedBytes = problems.contains { $0.kind == .corrupt && $0.path != nil }
         let marked = problems.map { problem -> BundleProblem in
             var problem = problem
-            let isSeal = problem.kind == .corrupt && problem.path == nil
-            let unread = problem.kind == .missing || problem.kind == .extra
+            let sealDiffers = problem.kind == .corrupt && problem.path == nil && problem.detail.hasPrefix(Self.sealMismatch)
+            let listing = (problem.path ?? "").hasPrefix("data/") ? BundleLayout.manifestFile : BundleLayout.tagManifestFile
+            let unread = problem.kind == .missing
+                || (problem.kind == .extra && !manifestsRead.contains(listing))
                 || (problem.kind == .malformed && problem.path == BundleLayout.bagInfoFile)
-            problem.isConsequence = (readingStopped && (unread || isSeal)) || (changedBytes && isSeal)
+            problem.isConsequence = (readingStopped && (unread || sealDiffers)) || (changedBytes && sealDiffers)
             return problem
         }
         return marked.filter { !$0.isConsequence } + marked.filter(\.isConsequence)
     }
+
+    static let sealMismatch = "the archive's bytes differ from its seal"
 }
 
 /// Why a bundle could not be written, verified or imported.

@@ -24,10 +24,38 @@ enum ViewWords {
         return value.withUTF8 { isTimestamp($0) }
     }
 
-    /// `YYYY-MM-DDTHH:MM:SS…Z`, as the canonical store writes every time.
+    /// `YYYY-MM-DDTHH:MM:SS…Z`, as the canonical store writes every time (digits where digits go,
+    /// so that no cut falls inside a character).
     private static func isTimestamp(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        bytes.count >= 20 && bytes[4] == UInt8(ascii: "-") && bytes[7] == UInt8(ascii: "-") && bytes[10] == UInt8(ascii: "T")
-            && bytes[13] == UInt8(ascii: ":") && bytes[16] == UInt8(ascii: ":") && bytes[bytes.count - 1] == UInt8(ascii: "Z")
+        guard bytes.count >= 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
+              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[bytes.count - 1] == UInt8(ascii: "Z") else { return false }
+        return [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18].allSatisfy { (0x30...0x39).contains(bytes[$0]) }
+    }
+
+    private static func isPhotosIdentifier(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard value.count > 40, value[36] == UInt8(ascii: "/"), value[37] == UInt8(ascii: "L") else { return false }
+        for index in 0..<36 {
+            let byte = value[index]
+            let dash = index == 8 || index == 13 || index == 18 || index == 23
+            guard dash ? byte == UInt8(ascii: "-") : ((0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte))
+            else { return false }
+        }
+        // `L` then digits, a slash, digits to the end.
+        var index = 38, slashes = 0, digitsSinceSlash = 0
+        while index < value.count {
+            let byte = value[index]
+            if byte == UInt8(ascii: "/") {
+                guard digitsSinceSlash > 0 else { return false }
+                slashes += 1
+                digitsSinceSlash = 0
+            } else if (0x30...0x39).contains(byte) {
+                digitsSinceSlash += 1
+            } else {
+                return false
+            }
+            index += 1
+        }
+        return slashes == 1 && digitsSinceSlash > 0
     }
 
     /// `too_weak`, `photo-action` → `too weak`, `photo action`.
@@ -79,10 +107,10 @@ enum ViewWords {
         return shown
     }
 
-    /// A title that is a Photos local identifier (`<UUID>/L0/001`) reads `photo 8F3C2E1A…`.
+    /// A title that is a Photos local identifier (`<UUID>/L<digits>/<digits>`, nothing else) reads
+    /// `photo 8F3C2E1A…`; any other title is the person's and is left to the caller.
     static func title(_ value: UnsafeBufferPointer<UInt8>, into html: inout HTMLBuffer) -> Bool {
-        guard value.count > 40, value[36] == UInt8(ascii: "/"), value[37] == UInt8(ascii: "L"),
-              value[8] == UInt8(ascii: "-"), value[13] == UInt8(ascii: "-") else { return false }
+        guard isPhotosIdentifier(value) else { return false }
         html.raw("photo ")
         html.text(utf8: UnsafeBufferPointer(rebasing: value[0..<8]))
         html.raw("…")

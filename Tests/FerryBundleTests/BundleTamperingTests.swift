@@ -71,6 +71,23 @@ import Testing
         #expect(verification.text.split(separator: "\n").count == 3, "\(verification.text)")
     }
 
+    /// Only what truly follows is a consequence: an entry the read manifest does not list is a
+    /// problem of its own even when reading stopped later, and so is an absent seal.
+    @Test func aRealProblemIsNeverHiddenAsAConsequence() {
+        let stopped = BundleProblem(.unreadable, "data/view/projects-1.html", "the archive is damaged here")
+        let stranger = BundleProblem(.extra, "data/evil.txt", "in the archive but in no manifest")
+        let unlisted = BundleProblem(.extra, "data/tables/log/000001.ndjson", "in the archive but in no manifest")
+        let manifestRead = BundleProblem.causesFirst([stopped, stranger], readingStopped: true, manifestsRead: [BundleLayout.manifestFile])
+        #expect(manifestRead.filter(\.isConsequence).isEmpty, "\(manifestRead)")
+        let manifestUnread = BundleProblem.causesFirst([stopped, unlisted], readingStopped: true, manifestsRead: [])
+        #expect(manifestUnread.map(\.isConsequence) == [false, true])
+        let corrupt = BundleProblem(.corrupt, "data/store.sqlite", "SHA-256 is …")
+        let noSeal = BundleProblem(.corrupt, nil, "the archive has no Ferry seal, or the seal is damaged")
+        let sealDiffers = BundleProblem(.corrupt, nil, BundleProblem.sealMismatch + ": it changed after it was written")
+        #expect(BundleProblem.causesFirst([corrupt, noSeal], readingStopped: false, manifestsRead: []).map(\.isConsequence) == [false, false])
+        #expect(BundleProblem.causesFirst([corrupt, sealDiffers], readingStopped: false, manifestsRead: []).map(\.isConsequence) == [false, true])
+    }
+
     @Test func everyBitOfTheSealAndTheFirstHeaderIsChecked() throws {
         let bundle = try smallBundle(.tarZstd)
         let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: bundle)))

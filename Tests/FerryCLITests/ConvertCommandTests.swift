@@ -95,4 +95,28 @@ import Testing
                                  "--model", "Formats/legacy/Forager.xcdatamodel")
         #expect(unmapped.status == 65 && unmapped.stderr.hasPrefix("ferry: error: Formats/legacy/Forager.xcdatamodel: Ferry writes converted data into the models of Roots (Semester"))
     }
+
+    /// A version of Roots' model without `Assignment.dueDate`: every due date is reported as
+    /// having no place, none lost in silence (another read of the same column does not hide it).
+    @Test func anAttributeTheModelLacksIsReportedNotLost() throws {
+        let source = TestPaths.packageRoot.appendingPathComponent("Formats/legacy/Roots.xcdatamodeld/Roots.xcdatamodel/contents")
+        let text = try String(contentsOf: source, encoding: .utf8).components(separatedBy: "\n")
+            .filter { !$0.contains("\"dueDate\"") }.joined(separator: "\n")
+        let model = directory.url.appendingPathComponent("NoDue.xcdatamodeld/NoDue.xcdatamodel")
+        try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
+        try text.write(to: model.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        let report = directory.url.appendingPathComponent("nodue-report.json").path
+        let result = try ferry("convert", "Samples/roots", "--as", "core-data", "--model", model.deletingLastPathComponent().path,
+                               "--to", directory.url.appendingPathComponent("nodue.sqlite").path, "--report", report)
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
+        let notMapped = ((json?["coreData"] as? [String: Any])?["notMapped"] as? [[String: Any]]) ?? []
+        let due = notMapped.filter { ($0["from"] as? String)?.hasPrefix("project.") == true && (($0["from"] as? String)?.contains("due") ?? false) }
+        let dueCount = due.reduce(0) { $0 + (($1["count"] as? Int) ?? 0) }
+        // As many as the assignments that have a due date in the canonical store.
+        let canonical = directory.url.appendingPathComponent("roots-due.ferry").path
+        #expect(try ferry("convert", "Samples/roots", "--to", canonical).status == 0)
+        let expected = try StoreFixtures.strings(canonical, "SELECT count(*) FROM project WHERE kind = 'assignment' AND due_at IS NOT NULL")
+        #expect(expected != ["0"] && ["\(dueCount)"] == expected, "\(due)")
+    }
 }

@@ -95,4 +95,51 @@ import Testing
         #expect(firstPosts > 0 && renamed.counts == ["value-dropped": firstPosts])
         #expect(renamed.problems.allSatisfy { $0.property == "color" && $0.detail.contains("looks renamed to hexColor") })
     }
+
+    /// A model file of `entities`, in a temporary folder, read as one version.
+    func model(_ entities: String) throws -> (DataModel, String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-check-\(UUID().uuidString)/M.xcdatamodel")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">\(entities)</model>
+            """.write(to: folder.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        return (try ModelBundle(at: folder.path).model(version: nil), folder.path)
+    }
+
+    /// Attributes that swap names by renaming identifier are two renames, matched as Core Data
+    /// matches them (identifier first): `pages` keeps the editions' text, `edition` the page counts.
+    @Test func attributesAreMatchedByRenamingIdentifierFirst() throws {
+        let (swapped, _) = try model("""
+            <entity name="Shelf"><attribute name="label" optional="YES" attributeType="String"/></entity>
+            <entity name="Book"><attribute name="title" optional="YES" attributeType="String"/>
+            <attribute name="edition" optional="YES" attributeType="Integer 64" elementID="pages"/>
+            <attribute name="isbn" optional="YES" attributeType="String"/>
+            <attribute name="pages" optional="YES" attributeType="String" elementID="edition"/>
+            <relationship name="shelf" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Shelf"/></entity>
+            """)
+        let report = try MigrationCheck(store: try CoreDataStoreReader(path: Self.store, model: Self.bundle), new: swapped).run()
+        #expect(report.failures == 0 && report.losses == 0, "\(report.problems)")
+    }
+
+    /// A link the other side keeps is no loss, though that side and its entity were renamed.
+    @Test func aLinkKeptByARenamedInverseIsNoLoss() throws {
+        let (_, oldPath) = try model("""
+            <entity name="Shelf"><attribute name="label" optional="YES" attributeType="String"/>
+            <relationship name="books" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="shelf" inverseEntity="Book"/></entity>
+            <entity name="Book"><attribute name="title" optional="YES" attributeType="String"/>
+            <attribute name="pages" optional="YES" attributeType="Integer 64"/><attribute name="isbn" optional="YES" attributeType="String"/>
+            <attribute name="edition" optional="YES" attributeType="String"/>
+            <relationship name="shelf" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Shelf" inverseName="books" inverseEntity="Shelf"/></entity>
+            """)
+        let (renamed, _) = try model("""
+            <entity name="Rack" elementID="Shelf"><attribute name="label" optional="YES" attributeType="String"/>
+            <relationship name="volumes" elementID="books" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Book"/></entity>
+            <entity name="Book"><attribute name="title" optional="YES" attributeType="String"/>
+            <attribute name="pages" optional="YES" attributeType="Integer 64"/><attribute name="isbn" optional="YES" attributeType="String"/>
+            <attribute name="edition" optional="YES" attributeType="String"/></entity>
+            """)
+        let report = try MigrationCheck(store: try CoreDataStoreReader(path: Self.store, model: oldPath), new: renamed).run()
+        #expect(report.losses == 0, "\(report.problems)")
+    }
 }

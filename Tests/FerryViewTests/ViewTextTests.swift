@@ -59,5 +59,14 @@ import Testing
             _ = title.withUTF8 { ViewWords.title($0, into: &html) }
         }
         #expect(plain == "")
+        // A person's title that merely looks like one keeps its words.
+        for own in ["Espresso-Dial-in with new grinder v2/Light roast, 18g", "8F3C2E1A-0D4B-4C5E-9F6A-7B8C9D0E1F2A/L0/001 and more"] {
+            let shown = rendered { html in
+                var title = own
+                _ = title.withUTF8 { ViewWords.title($0, into: &html) }
+            }
+            #expect(shown == "", "\(own)")
+        }
+        #expect(ViewWords.time("2025-10-12T08:00:éZ") == "2025-10-12T08:00:éZ")
     }
 }

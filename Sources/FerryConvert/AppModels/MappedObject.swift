@@ -100,7 +100,8 @@ struct MappedObject {
         guard let description = model.allAttributes(of: entity).first(where: { $0.name == attribute }) else {
             // Another version of the app's model (an older one, a trimmed one) may lack it: the
             // value is reported as having no place, as any other leftover, not a failure.
-            if value != .null && used.remove(source) == nil { unheld.append(source) }
+            // Reported whatever else reads the same source later (a `use` does not hide it).
+            if value != .null && !unheld.contains(source) { unheld.append(source) }
             return
         }
         do {
@@ -127,7 +128,7 @@ struct MappedObject {
         for member in extras.members where !used.contains("extras.\(member.key)") {
             names.append("\(row.table).extras.\(member.key)")
         }
-        return names + unheld.map { "\(row.table).\($0)" }
+        return names + unheld.map { "\(row.table).\($0)" }.filter { !names.contains($0) }
     }
 
     /// The values for the writer, with the model's defaults for those not set.

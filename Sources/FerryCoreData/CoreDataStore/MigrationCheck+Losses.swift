@@ -75,10 +75,11 @@ struct DroppedProperty {
                 }
                 continue
             }
-            // The link survives when the other side keeps it.
+            // The link survives when the other side keeps it, renamed or not: the destination
+            // and its inverse are matched as Core Data matches them (renaming identifier, then name).
             if let inverse = relationship.inverseName, let destination = relationship.destinationEntity,
-               let newDestination = newModel.entity(named: destination),
-               newModel.allRelationships(of: newDestination).contains(where: { $0.name == inverse && !$0.isTransient }) {
+               let newDestination = newModel.entities.first(where: { $0.renamingIdentifier == destination }) ?? newModel.entity(named: destination),
+               newModel.allRelationships(of: newDestination).contains(where: { ($0.renamingIdentifier == inverse || $0.name == inverse) && !$0.isTransient }) {
                 continue
             }
             result.append(DroppedProperty(name: relationship.name, loss: .value, reason: "relationship not in the new version: the link is dropped"))

@@ -72,12 +72,14 @@ struct EntityPlan {
         self.new = new
         let oldAttributes = oldModel.allAttributes(of: old)
         for attribute in newModel.allAttributes(of: new) where !attribute.isTransient && !attribute.isDerived {
-            let before = oldAttributes.first { $0.name == attribute.name } ?? oldAttributes.first { $0.name == attribute.renamingIdentifier }
+            // As Core Data matches: by renaming identifier, then by name (two attributes that swap
+            // names by identifier are two renames, not two type changes).
+            let before = oldAttributes.first { $0.name == attribute.renamingIdentifier } ?? oldAttributes.first { $0.name == attribute.name }
             attributes.append((attribute, before?.isTransient == true ? nil : before))
         }
         let oldRelationships = oldModel.allRelationships(of: old)
         for relationship in newModel.allRelationships(of: new) where !relationship.isToMany && !relationship.isOptional && !relationship.isTransient {
-            let before = oldRelationships.first { $0.name == relationship.name } ?? oldRelationships.first { $0.name == relationship.renamingIdentifier }
+            let before = oldRelationships.first { $0.name == relationship.renamingIdentifier } ?? oldRelationships.first { $0.name == relationship.name }
             requiredToOnes.append((relationship, before))
         }
         dropped = DroppedProperty.find(old: old, new: new, oldModel: oldModel, newModel: newModel)

@@ -68,8 +68,12 @@ extension RootsNormalizer {
         project.title = try fields.string("title") ?? ""
         project.category = try fields.string("type")
         project.position = try fields.integer("sortIndex").map { Int($0) }
-        if let created = try fields.date("createdAt") { project.createdAt = created } else { syntheticTimes("project", file: fields.location.file, marking: &project.synthesizedTimes) }
-        if let updated = try fields.date("updatedAt") { project.modifiedAt = updated }
+        // Each time the node lacks is the file's, and says so; one it has is its own.
+        let created = try fields.date("createdAt"), updated = try fields.date("updatedAt")
+        if let created { project.createdAt = created }
+        if let updated { project.modifiedAt = updated }
+        let standIns = (created == nil ? ["created_at"] : []) + (updated == nil ? ["modified_at"] : [])
+        if !standIns.isEmpty { syntheticTimes("project", file: fields.location.file, fields: standIns, marking: &project.synthesizedTimes) }
         var extras = fields.extras
         if let course, project.parentID != course { extras["courseId"] = .string(course) }
         finish(extras, entity: "CourseOutlineNode", &project, keyPath: \.extras)
@@ -134,9 +138,12 @@ extension RootsNormalizer {
     }
 
     /// Roots' JSON has no created or modified times: the file's modification time stands in.
-    func syntheticTimes(_ table: String, file: String, marking marks: inout [String: String]) {
+    /// - Parameter fields: the time columns the file's time stands in for (both unless the
+    ///   record had one of its own).
+    func syntheticTimes(_ table: String, file: String, fields: [String] = ["created_at", "modified_at"],
+                        marking marks: inout [String: String]) {
         let from = "modification time of \((file as NSString).lastPathComponent) (Roots keeps no timestamps)"
-        for field in ["created_at", "modified_at"] {
+        for field in fields {
             context.report.synthesized(table: table, field: field, from: from)
             marks[field] = from
         }

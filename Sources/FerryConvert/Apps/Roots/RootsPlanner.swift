@@ -32,8 +32,9 @@ extension RootsNormalizer {
         project.startAt = try fields.date("start")
         project.endAt = try fields.date("end")
         project.isLocked = try fields.bool("isLocked") ?? false
-        if let edited = try fields.date("userEditedAt") { project.modifiedAt = edited }
-        syntheticTimes("project", file: file, marking: &project.synthesizedTimes)
+        let edited = try fields.date("userEditedAt")
+        if let edited { project.modifiedAt = edited }
+        syntheticTimes("project", file: file, fields: edited == nil ? ["created_at", "modified_at"] : ["created_at"], marking: &project.synthesizedTimes)
         finish(fields.extras, entity: kind == "study-session" ? "StoredScheduledSession" : "StoredOverflowSession", &project, keyPath: \.extras)
         context.batch.projects.append(project)
     }

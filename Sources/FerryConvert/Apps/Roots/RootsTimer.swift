@@ -62,7 +62,9 @@ extension RootsNormalizer {
         log.projectID = try fields.uuid("activityID") ?? fields.uuid("activityId") ?? fields.uuid("assignmentId") ?? fields.uuid("courseId")
         if let started = log.startedAt { log.createdAt = started }
         if let ended = log.endedAt ?? log.startedAt { log.modifiedAt = ended }
-        if log.startedAt == nil { syntheticTimes("log", file: file, marking: &log.synthesizedTimes) }
+        if log.startedAt == nil {
+            syntheticTimes("log", file: file, fields: log.endedAt == nil ? ["created_at", "modified_at"] : ["created_at"], marking: &log.synthesizedTimes)
+        }
         // The session stores no copy of its activity: the linker fills the snapshot from it.
         if let activity = log.projectID { log.snapshot = LogSnapshot(sourceType: "project", sourceID: activity) }
         finish(fields.extras, entity: "FocusSession", &log, keyPath: \.extras)
