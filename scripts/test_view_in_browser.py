@@ -158,6 +158,8 @@ def main():
             check("not the app's: Ferry's stand-in, from modification time of recipes.json" in recipes_page,
                   "view/recipes-1.html does not mark the times taken from recipes.json's modification time")
             check("synthesizedTimes" not in seen, "Ferry's own mark is shown among the legacy fields")
+            check("starter template" in recipes_page and "starter_template" not in recipes_page,
+                  "view/recipes-1.html shows a recipe's origin as a code, not as words")
 
             # The log pages, by their "next" links: as many rows as bundle.json counts.
             page.goto(index)

@@ -44,7 +44,7 @@ struct RecipePages {
                 RecordHTML.open(id: id, title: title, kind: row[2], into: &html)
                 RecordHTML.source(app: row[21], entity: row[22], file: row[24], key: row[23], into: &html)
                 RecordHTML.prose(row[5], into: &html)
-                RecordHTML.fields(row, labels, flags: flags, madeUp: RecordHTML.madeUpTimes(row[28], created: 25), into: &html)
+                RecordHTML.fields(row, labels, flags: flags, codes: [7], madeUp: RecordHTML.madeUpTimes(row[28], created: 25), into: &html)
                 if let parameters = parameters[id] { Self.parameters(parameters, into: &html) }
                 RecordHTML.prose(row[6], label: "Instructions", into: &html)
                 if let steps = steps[id] { Self.steps(steps, parts: stepParts, places: places, into: &html) }
