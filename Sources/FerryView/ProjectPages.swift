@@ -92,12 +92,13 @@ struct ProjectPages {
                 RecordHTML.open(id: id, title: title, kind: row[4], into: &html)
                 placement(of: id, recipe: row[2], tree: tree, places: places, into: &html)
                 RecordHTML.source(app: row[28], entity: row[29], file: row[31], key: row[30], into: &html)
-                RecordHTML.fields(row, labels, flags: flags, codes: [7], madeUp: RecordHTML.madeUpTimes(row[35], created: 32), into: &html)
+                let extras = RecordExtras(row[35])
+                RecordHTML.fields(row, labels, flags: flags, codes: [7], madeUp: extras.madeUp(created: 32), into: &html)
                 RecordHTML.prose(row[25], label: "Notes", into: &html)
                 if let steps = steps[id] { Self.steps(steps, parts: stepParts, places: places, into: &html) }
                 PartsHTML.all(of: id, in: parts, owner: title, places: places, into: &html)
                 children(of: id, tree: tree, places: places, into: &html)
-                RecordHTML.extras(row[35], into: &html)
+                RecordHTML.extras(extras, into: &html)
                 RecordHTML.close(into: &html)
             }
             try pages.finish(&html, page: index + 1, first: tree.nodes[ids[0]]?.title ?? "", last: tree.nodes[ids[ids.count - 1]]?.title ?? "")

@@ -44,12 +44,13 @@ struct RecipePages {
                 RecordHTML.open(id: id, title: title, kind: row[2], into: &html)
                 RecordHTML.source(app: row[21], entity: row[22], file: row[24], key: row[23], into: &html)
                 RecordHTML.prose(row[5], into: &html)
-                RecordHTML.fields(row, labels, flags: flags, codes: [7], madeUp: RecordHTML.madeUpTimes(row[28], created: 25), into: &html)
+                let extras = RecordExtras(row[28])
+                RecordHTML.fields(row, labels, flags: flags, codes: [7], madeUp: extras.madeUp(created: 25), into: &html)
                 if let parameters = parameters[id] { Self.parameters(parameters, into: &html) }
                 RecordHTML.prose(row[6], label: "Instructions", into: &html)
                 if let steps = steps[id] { Self.steps(steps, parts: stepParts, places: places, into: &html) }
                 PartsHTML.all(of: id, in: parts, owner: title, places: places, into: &html)
-                RecordHTML.extras(row[28], into: &html)
+                RecordHTML.extras(extras, into: &html)
                 RecordHTML.close(into: &html)
             }
             try pages.finish(&html, page: index + 1, first: order[start].title, last: order[start + ids.count - 1].title)

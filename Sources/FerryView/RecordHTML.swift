@@ -1,6 +1,3 @@
-import FerryCanonical
-import FerryJSON
-
 /// Pieces every record's section uses: the heading with its anchor, a list of its fields, long
 /// texts, and the legacy fields kept in `extras`.
 enum RecordHTML {
@@ -65,26 +62,10 @@ enum RecordHTML {
         html.raw(".</p>\n")
     }
 
-    /// Which time columns (`created_at` at `created`, `modified_at` at `created + 1`) Ferry made
-    /// up, and from what, as `extras.synthesizedTimes` says.
-    static func madeUpTimes(_ extras: String?, created: Int) -> [Int: String] {
-        guard let extras, extras.contains(SynthesizedTimes.key),
-              let marks = (try? JSONReader().read(Array(extras.utf8)))?.object?[SynthesizedTimes.key]?.object else { return [:] }
-        var result: [Int: String] = [:]
-        if let from = marks["created_at"]?.string { result[created] = from }
-        if let from = marks["modified_at"]?.string { result[created + 1] = from }
-        return result
-    }
-
     /// The legacy fields Ferry kept without a column, folded away (Ferry's own marks are shown
-    /// where they apply).
-    static func extras(_ json: String?, into html: inout HTMLBuffer) {
-        guard var json, json != "{}", !json.isEmpty else { return }
-        if json.contains(SynthesizedTimes.key), var object = (try? JSONReader().read(Array(json.utf8)))?.object {
-            object[SynthesizedTimes.key] = nil
-            guard !object.members.isEmpty else { return }
-            json = JSONWriter.string(.object(object))
-        }
+    /// where they apply: ``RecordExtras``).
+    static func extras(_ extras: RecordExtras, into html: inout HTMLBuffer) {
+        guard let json = extras.legacy else { return }
         html.raw("<details><summary>Legacy fields kept as they were</summary><pre>")
         html.text(json)
         html.raw("</pre></details>\n")

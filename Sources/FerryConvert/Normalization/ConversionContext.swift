@@ -134,6 +134,15 @@ public final class ConversionContext: @unchecked Sendable {
         return name
     }
 
+    /// Says that `fields` of a record were made up from `from`: in the report, and on the record
+    /// (its `synthesizedTimes`, written into `extras`), so the two always agree.
+    func synthesized(_ fields: [String], table: String, from: String, marking marks: inout [String: String]) {
+        for field in fields {
+            report.synthesized(table: table, field: field, from: from)
+            marks[field] = from
+        }
+    }
+
     /// Created/modified times for legacy records that have none: the input file's modification
     /// time, so that converting the same file again gives the same values.
     public func fileTime(_ path: String) -> String {

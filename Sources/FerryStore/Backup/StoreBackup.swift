@@ -89,11 +89,11 @@ public struct StoreBackup: Sendable {
         } catch let error as DatabaseError {
             FileSync.removeDatabase(temporary)
             ScratchFiles.forget(final)
-            // What the file is (65), not a backup that failed to be written (73).
-            if error.resultCode == .SQLITE_NOTADB { throw StoreError(.notACanonicalStore("it is not an SQLite database"), path: storePath) }
-            // Another process's lock is "try again later" (75), as for every other command.
-            if error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED { throw StoreError(.locked, path: storePath) }
-            throw StoreError(.backup(StoreError.writeFailure(error)), path: storePath)
+            // What the file is (65) and another process's lock (75) read as for every command;
+            // any other database failure is the backup's (73).
+            let mapped = StoreError(error, path: storePath, activity: nil, writing: true)
+            if case .database(let reason) = mapped.kind { throw StoreError(.backup(reason), path: storePath) }
+            throw mapped
         } catch {
             FileSync.removeDatabase(temporary)
             ScratchFiles.forget(final)

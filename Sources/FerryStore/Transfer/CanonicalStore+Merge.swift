@@ -60,17 +60,18 @@ extension CanonicalStore {
         let key = try CanonicalTables.key(of: table, db: db).map { "\"\($0)\"" }
         let others = names.filter { !key.contains($0) }
         let list = names.joined(separator: ", ")
-        // Counted before writing: afterwards every incoming row would look unchanged.
+        // Counted before writing (afterwards every incoming row would look unchanged), in one pass.
         let sameKey = key.map { "m.\($0) = i.\($0)" }.joined(separator: " AND ")
         let identical = names.map { "m.\($0) IS i.\($0)" }.joined(separator: " AND ")
-        let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM incoming.\(table)") ?? 0
-        let unchanged = try Int.fetchOne(db, sql: "SELECT count(*) FROM incoming.\(table) i WHERE EXISTS (SELECT 1 FROM main.\(table) m WHERE \(key.isEmpty ? identical : sameKey + " AND " + identical))") ?? 0
-        let new = key.isEmpty ? total - unchanged
-            : try Int.fetchOne(db, sql: "SELECT count(*) FROM incoming.\(table) i WHERE NOT EXISTS (SELECT 1 FROM main.\(table) m WHERE \(sameKey))") ?? 0
+        let isUnchanged = "EXISTS (SELECT 1 FROM main.\(table) m WHERE \(key.isEmpty ? identical : sameKey + " AND " + identical))"
+        let isNew = key.isEmpty ? "NOT \(isUnchanged)" : "NOT EXISTS (SELECT 1 FROM main.\(table) m WHERE \(sameKey))"
+        let counts = try Row.fetchOne(db, sql: "SELECT count(*), total(\(isUnchanged)), total(\(isNew)) FROM incoming.\(table) i")
+        let total = counts?[0] as Int? ?? 0
+        let unchanged = Int(counts?[1] as Double? ?? 0), new = Int(counts?[2] as Double? ?? 0)
         let action = others.isEmpty || key.isEmpty ? "DO NOTHING" : "DO UPDATE SET " + others.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
         let target = key.isEmpty ? "" : "(\(key.joined(separator: ", ")))"
         // Rows the store holds as they are stay untouched: no write, no trigger, no page dirtied.
-        try db.execute(sql: "INSERT INTO main.\(table) (\(list)) SELECT \(list) FROM incoming.\(table) i WHERE NOT EXISTS (SELECT 1 FROM main.\(table) m WHERE \(key.isEmpty ? identical : sameKey + " AND " + identical)) ON CONFLICT\(target) \(action)")
+        try db.execute(sql: "INSERT INTO main.\(table) (\(list)) SELECT \(list) FROM incoming.\(table) i WHERE NOT \(isUnchanged) ON CONFLICT\(target) \(action)")
         return MergeCount(new: new, changed: total - new - unchanged, unchanged: unchanged)
     }
 }

@@ -146,9 +146,7 @@ struct BrewGuideNormalizer {
             if let time = try fields.date(key) {
                 if field == "created_at" { recipe.createdAt = time } else { recipe.modifiedAt = time }
             } else {
-                let from = "modification time of \(context.fileName(file))"
-                context.report.synthesized(table: "recipe", field: field, from: from)
-                recipe.synthesizedTimes[field] = from
+                context.synthesized([field], table: "recipe", from: "modification time of \(context.fileName(file))", marking: &recipe.synthesizedTimes)
             }
         }
         var steps: [RecipeStep] = []

@@ -157,20 +157,14 @@ struct ForagerStoreReader {
         if let date {
             created = date
             modified = date
-            let from = "the creation date (Forager keeps no modification date)"
-            context.report.synthesized(table: table, field: "modified_at", from: from)
-            marks["modified_at"] = from
+            context.synthesized(["modified_at"], table: table, from: "the creation date (Forager keeps no modification date)", marking: &marks)
         } else {
             synthesizedTimes(table: table, marking: &marks)
         }
     }
 
     private func synthesizedTimes(table: String, marking marks: inout [String: String]) {
-        let from = "modification time of \(index.fileName)"
-        for field in ["created_at", "modified_at"] {
-            context.report.synthesized(table: table, field: field, from: from)
-            marks[field] = from
-        }
+        context.synthesized(["created_at", "modified_at"], table: table, from: "modification time of \(index.fileName)", marking: &marks)
     }
 
     private func finish(_ project: inout Project, _ extras: JSONObject, entity: String) {

@@ -139,14 +139,8 @@ struct MoltenNormalizer {
         let createdValue = try fields.date("dateCreated", "date_created")
         let modifiedValue = try fields.date("dateModified", "date_modified")
         let from = "modification time of \((fields.location.file as NSString).lastPathComponent)"
-        if let createdValue { created = createdValue } else {
-            context.report.synthesized(table: table, field: "created_at", from: from)
-            marks["created_at"] = from
-        }
-        if let value = modifiedValue ?? createdValue { modified = value } else {
-            context.report.synthesized(table: table, field: "modified_at", from: from)
-            marks["modified_at"] = from
-        }
+        if let createdValue { created = createdValue } else { context.synthesized(["created_at"], table: table, from: from, marking: &marks) }
+        if let value = modifiedValue ?? createdValue { modified = value } else { context.synthesized(["modified_at"], table: table, from: from, marking: &marks) }
     }
 
     /// `plan.json` outside an export: one plan object (or several, as an array or NDJSON).

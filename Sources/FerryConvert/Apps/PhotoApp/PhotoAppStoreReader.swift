@@ -86,10 +86,6 @@ struct PhotoAppStoreReader {
     }
 
     private func synthesizedTimes(table: String = "project", marking marks: inout [String: String]) {
-        let from = "modification time of \(index.fileName)"
-        for field in ["created_at", "modified_at"] {
-            context.report.synthesized(table: table, field: field, from: from)
-            marks[field] = from
-        }
+        context.synthesized(["created_at", "modified_at"], table: table, from: "modification time of \(index.fileName)", marking: &marks)
     }
 }

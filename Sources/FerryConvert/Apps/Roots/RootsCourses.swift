@@ -142,10 +142,7 @@ extension RootsNormalizer {
     ///   record had one of its own).
     func syntheticTimes(_ table: String, file: String, fields: [String] = ["created_at", "modified_at"],
                         marking marks: inout [String: String]) {
-        let from = "modification time of \((file as NSString).lastPathComponent) (Roots keeps no timestamps)"
-        for field in fields {
-            context.report.synthesized(table: table, field: field, from: from)
-            marks[field] = from
-        }
+        context.synthesized(fields, table: table, from: "modification time of \((file as NSString).lastPathComponent) (Roots keeps no timestamps)",
+                            marking: &marks)
     }
 }
