@@ -152,7 +152,7 @@ import Testing
         let store = try CanonicalStore(path: directory.url.appendingPathComponent("refused.ferry").path)
         defer { try? store.close() }
         let id = "C1C1C1C1-1111-4222-8333-444444444444"
-        var log = Log(id: id, source: SourceRef(app: .brewguide, entity: "BrewLog", key: id, file: "logs.json"), kind: "brew",
+        var log = Log(id: id, source: SourceRef(app: SourceApp("brewguide"), entity: "BrewLog", key: id, file: "logs.json"), kind: "brew",
                       createdAt: "2024-05-01T08:00:00Z", modifiedAt: "2024-05-01T08:00:00Z")
         log.snapshot = LogSnapshot(sourceType: "playlist", sourceID: nil)
         var batch = CanonicalBatch()

@@ -13,7 +13,6 @@ public struct ConversionError: Error, Sendable, CustomStringConvertible {
         /// The input is not there: its own kind, so that callers tell it from a read failure by type.
         case fileNotFound
         case notRecognized(String)
-        case unknownApp(String)
     }
 
     public var kind: Kind
@@ -34,7 +33,6 @@ public struct ConversionError: Error, Sendable, CustomStringConvertible {
         case .unreadable(let reason): return "cannot be read: \(reason)"
         case .fileNotFound: return "cannot be read: no such file or directory"
         case .notRecognized(let reason): return "not recognized: \(reason)"
-        case .unknownApp(let name): return "unknown app \"\(name)\"; known: \(LegacyApp.allCases.map(\.rawValue).joined(separator: ", "))"
         }
     }
 

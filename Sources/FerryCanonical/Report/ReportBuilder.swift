@@ -68,7 +68,7 @@ public final class ReportBuilder: @unchecked Sendable {
     }
 
     /// Records the extras of one row: each key once per row.
-    public func extras(app: LegacyApp, entity: String, _ object: JSONObject) {
+    public func extras(app: SourceApp, entity: String, _ object: JSONObject) {
         lock.withLock {
             for key in object.keys {
                 let id = "\(app.rawValue)\u{1F}\(entity)\u{1F}\(key)"

@@ -7,7 +7,7 @@ import Foundation
 /// How a conversion reads its inputs.
 public struct ConversionOptions: Sendable {
     /// The app the inputs come from; nil detects it per input.
-    public var from: LegacyApp?
+    public var from: SourceApp?
     /// A model for stores of apps Ferry does not know.
     public var model: String?
     public var keepGoing: Bool
@@ -29,7 +29,7 @@ public struct ConversionOptions: Sendable {
     /// goes the general way. Both give the same result: a test holds one against the other.
     public var readsStoreRowsTyped = true
 
-    public init(from: LegacyApp? = nil, model: String? = nil, keepGoing: Bool = false, epoch: LegacyDateDecoder.Epoch = .automatic,
+    public init(from: SourceApp? = nil, model: String? = nil, keepGoing: Bool = false, epoch: LegacyDateDecoder.Epoch = .automatic,
                 batchSize: Int = 5_000, progress: (@Sendable (ConversionProgress) -> Void)? = nil, openArchive: ArchiveOpener? = nil) {
         self.from = from
         self.model = model
@@ -78,12 +78,19 @@ public struct Converter {
         context.claimsInMemory = options.claimsInMemory
         context.logIDsCheckedByStore = options.logIDsCheckedByStore
         context.openArchive = options.openArchive
-        var roots: [(RootsFileKind, String)] = []
+        // Files that refer to each other wait for the rest, then go in their reader's order.
+        var ranked: [(file: RecognizedFile, path: String)] = []
         var skipped: [(path: String, reason: String)] = []
         for (path, kind, named) in files {
             switch kind {
-            case .roots(let fileKind):
-                roots.append((fileKind, path))
+            case .file(let file) where file.rank != nil:
+                ranked.append((file, path))
+            case .file(let file):
+                try convert(path, file, context: context)
+            case .store:
+                let before = context.recordsMade
+                let detected = try CoreDataStoreNormalizer(context: context, options: options).convert(path)
+                context.report.input(path, detected: detected, records: context.recordsMade - before)
             case .copy(let original):
                 skipped.append((path, "a conflict or backup copy of \(original); name it to convert it"))
                 report.skipped(path, reason: skipped[skipped.count - 1].reason)
@@ -99,46 +106,23 @@ public struct Converter {
                 }
                 skipped.append((path, reason))
                 report.skipped(path, reason: reason)
-            default:
-                try convert(path, kind: kind, context: context)
             }
         }
         // Nothing usable in any input is a failure, not an empty store.
-        if roots.isEmpty, skipped.count == files.count, let first = skipped.first {
+        if ranked.isEmpty, skipped.count == files.count, let first = skipped.first {
             throw ConversionError(.notRecognized("nothing to convert: \(files.count == 1 ? "its one file was" : "all \(files.count) files were") skipped (\(first.reason)\(files.count > 1 ? ", …" : ""))"),
                                   at: RecordLocation(file: first.path))
         }
-        // Roots files refer to each other: courses first, then what hangs on them.
-        for fileKind in RootsFileKind.order {
-            for (kind, path) in roots where kind == fileKind {
-                let documents = try JSONDocuments.read(path)
-                let before = context.recordsMade
-                try RootsNormalizer(context: context).convert(kind, documents)
-                report.input(path, detected: InputKind.roots(kind).description, records: context.recordsMade - before)
-            }
+        for (file, path) in ranked.enumerated().sorted(by: { ($0.element.file.rank ?? 0, $0.offset) < ($1.element.file.rank ?? 0, $1.offset) }).map(\.element) {
+            try convert(path, file, context: context)
         }
         return context
     }
 
-    private func convert(_ path: String, kind: InputKind, context: ConversionContext) throws {
+    private func convert(_ path: String, _ file: RecognizedFile, context: ConversionContext) throws {
         let before = context.recordsMade
-        switch kind {
-        case .brewGuideJSON:
-            try BrewGuideNormalizer(context: context).convert(streaming: path)
-        case .moltenPlanJSON:
-            try MoltenNormalizer(context: context).convertPlanJSON(try JSONDocuments.read(path), images: [:])
-        case .moltenExport:
-            try MoltenNormalizer(context: context).convertExport(path)
-        case .moltenCatalog:
-            try MoltenNormalizer(context: context).convertCatalog(try JSONDocuments.read(path))
-        case .store:
-            let detected = try CoreDataStoreNormalizer(context: context, options: options).convert(path)
-            context.report.input(path, detected: detected, records: context.recordsMade - before)
-            return
-        default:
-            return
-        }
-        context.report.input(path, detected: kind.description, records: context.recordsMade - before)
+        try file.convert(path, context)
+        context.report.input(path, detected: file.detected, records: context.recordsMade - before)
     }
 }
 

@@ -111,7 +111,7 @@ final class CoreDataRecordIndex: ChildResolver {
     }
 
     /// The canonical id of a row: its own UUID, else a name-based one from the store and the row.
-    func canonicalID(_ record: CoreDataRecord, app: LegacyApp) -> String {
+    func canonicalID(_ record: CoreDataRecord, app: SourceApp) -> String {
         StableID.normalized(record.id) ?? StableID.make(app.rawValue, storeKey, record.id)
     }
 
@@ -153,13 +153,13 @@ extension CoreDataRecordIndex {
     var fileName: String { (reader.path as NSString).lastPathComponent }
 
     /// Where a row came from, named as `ferry dump` names it.
-    func source(_ record: CoreDataRecord, app: LegacyApp) -> SourceRef {
+    func source(_ record: CoreDataRecord, app: SourceApp) -> SourceRef {
         SourceRef(app: app, entity: record.entity, key: record.id, file: fileName)
     }
 
     /// Refuses a store that has none of the entities an app's normalizer converts (a store of
     /// another app given with `--from`).
-    func require(_ app: LegacyApp, anyOf entities: Set<String>) throws(ConversionError) {
+    func require(_ app: SourceApp, anyOf entities: Set<String>) throws(ConversionError) {
         let present = Set(reader.model.entities.map(\.name))
         guard !present.isDisjoint(with: entities) else {
             throw ConversionError(.notRecognized("not a \(app.rawValue) store: none of \(entities.sorted().joined(separator: ", ")) among its entities (\(present.sorted().prefix(8).joined(separator: ", ")))"),
@@ -168,7 +168,7 @@ extension CoreDataRecordIndex {
     }
 
     /// The canonical id of the row a relationship value names, if the store has that row.
-    func canonicalID(ofRowID id: String, app: LegacyApp) -> String? {
+    func canonicalID(ofRowID id: String, app: SourceApp) -> String? {
         guard let row = record(withID: id) else { return StableID.normalized(id) }
         return canonicalID(row, app: app)
     }
@@ -177,7 +177,7 @@ extension CoreDataRecordIndex {
 extension ConversionContext {
     /// Takes a store record into the conversion: marks it taken, names it by its canonical id,
     /// claims that id in `table` and gives its fields to read.
-    func take(_ record: CoreDataRecord, from index: CoreDataRecordIndex, app: LegacyApp, claiming table: String) throws
+    func take(_ record: CoreDataRecord, from index: CoreDataRecordIndex, app: SourceApp, claiming table: String) throws
         -> (id: String, fields: FieldReader) {
         index.take(record)
         let id = index.canonicalID(record, app: app)

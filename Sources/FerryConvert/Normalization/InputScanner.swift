@@ -4,12 +4,9 @@ import FerryCoreData
 import Foundation
 
 /// What an input file is, decided from its name and content.
-enum InputKind: Sendable, Equatable, CustomStringConvertible {
-    case roots(RootsFileKind)
-    case brewGuideJSON
-    case moltenPlanJSON
-    case moltenExport
-    case moltenCatalog
+enum InputKind: Sendable, Equatable {
+    /// A file an app's (or format's) reader takes.
+    case file(RecognizedFile)
     case store
     /// A conflict or backup copy of an app file, skipped unless named explicitly.
     case copy(of: String)
@@ -17,20 +14,6 @@ enum InputKind: Sendable, Equatable, CustomStringConvertible {
     /// (a shell's `Store.sqlite*` names all three).
     case sidecar
     case unrecognized(String)
-
-    var description: String {
-        switch self {
-        case .roots(let kind): return "roots \(kind.rawValue).json"
-        case .brewGuideJSON: return "brewguide DTO JSON"
-        case .moltenPlanJSON: return "molten plan.json"
-        case .moltenExport: return "molten .molten export"
-        case .moltenCatalog: return "molten glass catalog"
-        case .store: return "Core Data / SwiftData store"
-        case .copy(let original): return "copy of \(original)"
-        case .sidecar: return "a store's journal file"
-        case .unrecognized(let reason): return "unrecognized (\(reason))"
-        }
-    }
 }
 
 /// Finds the files to convert: each input file, and every file under each input folder (not
@@ -40,9 +23,9 @@ enum InputKind: Sendable, Equatable, CustomStringConvertible {
 typealias ScannedInput = (path: String, kind: InputKind, named: Bool)
 
 struct InputScanner {
-    var from: LegacyApp?
+    var from: SourceApp?
 
-    init(from: LegacyApp? = nil) {
+    init(from: SourceApp? = nil) {
         self.from = from
     }
 
@@ -85,47 +68,36 @@ struct InputScanner {
         return result
     }
 
+    /// A Core Data store by its header; a journal by its name; else what the readers take it for.
+    /// With `from`, only that app's reader is asked, and a file another app's reader knows is
+    /// named as that app's, not converted as the wrong one.
     func classify(_ path: String, named: Bool) -> InputKind {
-        let name = (path as NSString).lastPathComponent
-        let lower = name.lowercased()
-        if let header = Self.prefix(path, 16), header == Data("SQLite format 3\0".utf8) { return .store }
-        if lower.hasSuffix(".molten") { return .moltenExport }
-        if lower.hasSuffix("-wal") || lower.hasSuffix("-shm") || lower.hasSuffix("-journal") { return .sidecar }
-        if let (kind, isCopy) = RootsNormalizer.kind(ofFileNamed: name) {
-            // Roots' files are known by name: --from another app does not make them that app's.
-            guard let from, from != .roots else { return isCopy && !named ? .copy(of: kind.fileName) : .roots(kind) }
-            return .unrecognized("this is not \(from.rawValue) data: it looks like Roots' \(kind.fileName)")
+        let file = CandidateFile(path: path)
+        if file.hasHeader("SQLite format 3\0") { return .store }
+        if ["-wal", "-shm", "-journal"].contains(where: file.lowercasedName.hasSuffix) { return .sidecar }
+        let readers = from.map { from in SourceReaders.all.filter { $0.app == from } } ?? SourceReaders.all
+        for reader in readers {
+            guard let found = reader.recognize(file) else { continue }
+            if let original = found.copyOf, !named { return .copy(of: original) }
+            return .file(found)
         }
-        guard lower.hasSuffix(".json") || lower.hasSuffix(".ndjson") || lower.hasSuffix(".jsonl") else {
-            return .unrecognized("not a store, a .molten export or JSON")
+        guard let from else { return .unrecognized(reason(file)) }
+        for other in SourceReaders.all where other.app != from {
+            if let found = other.recognize(file) { return .unrecognized("this is not \(from) data: it looks like \(other.possessive(found.kind))") }
         }
-        return classifyJSON(path)
+        return SourceReaders.reader(for: from)?.assume(file).map { .file($0) } ?? .unrecognized(reason(file))
     }
 
-    /// Looks at the first record of a JSON file to tell BrewGuide DTOs, Molten plans and catalogs
-    /// apart, reading no more of the file than that record.
-    func classifyJSON(_ path: String) -> InputKind {
-        guard let stream = try? JSONRecordStream(path: path), let first = try? stream.next() else {
-            if let stream = try? JSONRecordStream(path: path), (try? stream.next()) == nil, stream.isArray {
-                return from == .brewguide ? .brewGuideJSON : .unrecognized("no records")
-            }
-            return from == .brewguide ? .brewGuideJSON : .unrecognized("malformed JSON")
+    /// Why no reader takes a file.
+    private func reason(_ file: CandidateFile) -> String {
+        guard file.isNamedJSON else {
+            let kinds = SourceReaders.all.flatMap(\.fileKinds).joined(separator: ", ")
+            return "not a Core Data store, and not a kind of file Ferry reads (\(kinds))"
         }
-        if !stream.isArray, let object = first.value.object {
-            if object["glassitems"] != nil || object["colors"] != nil { return .moltenCatalog }
-            if object["glassItems"] != nil || object["planType"] != nil || (object["steps"] != nil && object["coe"] != nil) { return .moltenPlanJSON }
+        switch file.firstRecord {
+        case .malformed: return "malformed JSON"
+        case .noRecords: return "no records"
+        case .record: return "JSON of no known app shape"
         }
-        if BrewGuideNormalizer.recognizes(first.value) { return .brewGuideJSON }
-        switch from {
-        case .brewguide: return .brewGuideJSON
-        case .molten: return .moltenPlanJSON
-        default: return .unrecognized("JSON of no known app shape")
-        }
-    }
-
-    static func prefix(_ path: String, _ count: Int) -> Data? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        return try? handle.read(upToCount: count)
     }
 }

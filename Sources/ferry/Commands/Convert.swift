@@ -119,24 +119,24 @@ enum OutputKind: String, ExpressibleByArgument, CaseIterable {
     case canonical, coreData = "core-data"
 }
 
-/// `--from`: `auto`, or one of the apps Ferry reads, named as `LegacyApp` names them (the one
+/// `--from`: `auto`, or one of the apps Ferry reads, named as `SourceReaders` names them (the one
 /// list of apps; the CLI repeats none of it).
 struct AppChoice: ExpressibleByArgument {
-    let app: LegacyApp?
+    let app: SourceApp?
 
     static let auto = AppChoice(app: nil)
 
-    init(app: LegacyApp?) {
+    init(app: SourceApp?) {
         self.app = app
     }
 
     init?(argument: String) {
         if argument == "auto" { self.init(app: nil); return }
-        guard let app = LegacyApp(rawValue: argument) else { return nil }
+        guard let app = SourceReaders.apps.first(where: { $0.rawValue == argument }) else { return nil }
         self.init(app: app)
     }
 
-    static var allValueStrings: [String] { ["auto"] + LegacyApp.allCases.map(\.rawValue) }
+    static var allValueStrings: [String] { ["auto"] + SourceReaders.apps.map(\.rawValue) }
     var defaultValueDescription: String { app?.rawValue ?? "auto" }
 }
 

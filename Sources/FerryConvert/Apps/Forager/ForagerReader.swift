@@ -1,0 +1,26 @@
+import FerryCanonical
+import FerryCoreData
+
+extension SourceApp {
+    public static let forager = SourceApp("forager")
+}
+
+/// Forager's data lives in its Core Data store only.
+struct ForagerReader: SourceReader {
+    let app = SourceApp.forager
+    let displayName = "Forager"
+
+    func recognize(_ file: CandidateFile) -> RecognizedFile? { nil }
+
+    var stores: (any AppStoreReader)? { ForagerStores() }
+}
+
+struct ForagerStores: AppStoreReader {
+    func recognizes(entities: Set<String>) -> Bool {
+        !entities.isDisjoint(with: ["GroceryItem", "WeeklyList", "GroceryListItem"])
+    }
+
+    func convert(_ index: CoreDataRecordIndex, time: String, context: ConversionContext, options: ConversionOptions) throws {
+        try ForagerStoreReader(context: context, index: index, time: time).convert()
+    }
+}

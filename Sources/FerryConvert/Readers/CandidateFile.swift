@@ -1,0 +1,58 @@
+import FerryJSON
+import Foundation
+
+/// A file being told apart by the readers: its name, and its first bytes and first JSON record,
+/// each read once, when a reader first asks.
+final class CandidateFile {
+    let path: String
+    let name: String
+    let lowercasedName: String
+
+    init(path: String) {
+        self.path = path
+        name = (path as NSString).lastPathComponent
+        lowercasedName = name.lowercased()
+    }
+
+    /// The first 512 bytes (fewer for a shorter file); nil when it cannot be read.
+    private(set) lazy var header: Data? = {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        return try? handle.read(upToCount: 512)
+    }()
+
+    func hasHeader(_ magic: String) -> Bool {
+        header.map { $0.starts(with: Data(magic.utf8)) } ?? false
+    }
+
+    /// Whether the name says JSON: `.json`, `.ndjson`, `.jsonl`.
+    var isNamedJSON: Bool {
+        lowercasedName.hasSuffix(".json") || lowercasedName.hasSuffix(".ndjson") || lowercasedName.hasSuffix(".jsonl")
+    }
+
+    /// What a JSON file opens with.
+    enum FirstRecord {
+        /// The first record: the top-level value, or the first element of a top-level array.
+        case record(JSONValue, inArray: Bool)
+        /// A top-level array with nothing in it.
+        case noRecords
+        case malformed
+    }
+
+    /// The first record, reading no more of the file than that record.
+    private(set) lazy var firstRecord: FirstRecord = {
+        guard let stream = try? JSONRecordStream(path: path) else { return .malformed }
+        do {
+            guard let first = try stream.next() else { return stream.isArray ? .noRecords : .malformed }
+            return .record(first.value, inArray: stream.isArray)
+        } catch {
+            return .malformed
+        }
+    }()
+
+    /// The first record when it is a JSON object, nil otherwise.
+    var firstObject: (object: JSONObject, inArray: Bool)? {
+        guard case .record(let value, let inArray) = firstRecord, let object = value.object else { return nil }
+        return (object, inArray)
+    }
+}
