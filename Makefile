@@ -19,6 +19,8 @@ demo: build
 test: setup
 	python3 scripts/check_layers.py
 	python3 scripts/check_platform.py
+	python3 scripts/check_columns.py --self-test
+	python3 scripts/check_columns.py
 	$(SWIFT) build --build-tests
 	SWIFT=$(SWIFT) scripts/run_tests.sh
 	python3 scripts/test_view_in_browser.py --ferry $$($(SWIFT) build --show-bin-path)/ferry

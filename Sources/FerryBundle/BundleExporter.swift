@@ -154,7 +154,7 @@ public struct BundleExporter: Sendable {
         let summary: BundleSummary
         do {
             // Every entry's time is the data's: known before the first entry is written.
-            let createdAt = try snapshot.newest("modified_at", in: ["recipe", "project", "log"]) ?? "1970-01-01T00:00:00Z"
+            let createdAt = try snapshot.newest(SharedColumns.modifiedAt.name, in: [RecipeTable.table, ProjectTable.table, LogTable.table]) ?? "1970-01-01T00:00:00Z"
             let writer = try ArchiveWriter(path: temporary, format: format, modificationTime: Self.epochSeconds(createdAt))
             var tags = TagFiles()
             try tags.add(BundleLayout.bagitFile, Array(BagItFiles.declaration.utf8), to: writer, root: root)

@@ -216,11 +216,7 @@ public enum CanonicalTables {
         return try String.fetchAll(db, sql: "SELECT name FROM pragma_index_info(?, 'main') ORDER BY seqno", arguments: [unique])
     }
 
-    public static let all = [
-        "recipe", "recipe_parameter", "recipe_step", "project", "project_step", "log", "log_snapshot",
-        "material_line", "catalog_item", "tag", "technique", "recipe_tag", "project_tag", "log_tag",
-        "project_technique", "log_technique", "reference_link", "attachment_content", "attachment", "import_run",
-    ]
+    public static let all = declarations.map(\.table)
 }
 
 /// `close(2)`, which `CanonicalStore.close()` hides inside the class.

@@ -7,30 +7,32 @@ enum AttachmentPages {
                        write: @escaping (String, [UInt8]) throws -> Void) throws {
         var table = TablePages(SectionPages(.attachments, total: count, perPage: perPage, write: write),
                                header: "<table class=\"attachments\"><thead><tr><th scope=\"col\">Attachment</th><th scope=\"col\">Belongs to</th></tr></thead><tbody>\n")
+        typealias File = AttachmentTable
+        let selection = OwnedParts.attachmentColumns([], [File.recipeID, File.projectID, File.logID])
         let query = """
-            SELECT a.id, a.name, a.media_type, a.sha256, a.local_url, a.tag, a.byte_count,
-                   EXISTS (SELECT 1 FROM attachment_content c WHERE c.sha256 = a.sha256),
-                   a.recipe_id, a.project_id, a.log_id, coalesce(r.title, p.title, l.title)
-            FROM attachment a LEFT JOIN recipe r ON r.id = a.recipe_id LEFT JOIN project p ON p.id = a.project_id
-                 LEFT JOIN log l ON l.id = a.log_id
-            ORDER BY a.name, a.id
+            SELECT \(selection.list("a")), \(OwnedParts.hasContent),
+                   coalesce(r.\(RecipeTable.title), p.\(ProjectTable.title), l.\(LogTable.title))
+            FROM \(File.table) a LEFT JOIN \(RecipeTable.table) r ON r.\(RecipeTable.id) = a.\(File.recipeID)
+                 LEFT JOIN \(ProjectTable.table) p ON p.\(ProjectTable.id) = a.\(File.projectID)
+                 LEFT JOIN \(LogTable.table) l ON l.\(LogTable.id) = a.\(File.logID)
+            ORDER BY a.\(File.name), a.\(File.id)
             """
-        try session.select(query) { row in
-            let values = (0..<row.columnCount).map { row.text($0) }
-            try table.beginRow(values[1] ?? "(no name)")
-            let owner = values[11] ?? "(untitled)"
+        try session.select(query) { statementRow in
+            let row = TextRow(values: (0..<statementRow.columnCount).map { statementRow.text($0) }, selection: selection)
+            try table.beginRow(row[File.name] ?? "(no name)")
+            let owner = row.computed(1) ?? "(untitled)"
             table.html.raw("<tr id=\"")
-            table.html.text(RecordPlaces.anchor(values[0] ?? ""))
+            table.html.text(RecordPlaces.anchor(row[File.id] ?? ""))
             table.html.raw("\"><td>")
-            PartsHTML.attachment(values, owner: owner, into: &table.html)
+            PartsHTML.attachment(row, owner: owner, into: &table.html)
             table.html.raw("</td><td>")
-            if let recipe = values[8] {
+            if let recipe = row[File.recipeID] {
                 table.html.raw("Recipe ")
                 RecordHTML.link(places.recipe(recipe), owner, into: &table.html)
-            } else if let project = values[9] {
+            } else if let project = row[File.projectID] {
                 table.html.raw("Project ")
                 RecordHTML.link(places.project(project), owner, into: &table.html)
-            } else if let log = values[10] {
+            } else if let log = row[File.logID] {
                 table.html.raw("Log ")
                 RecordHTML.link(logs[log], owner, into: &table.html)
             }

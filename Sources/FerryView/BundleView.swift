@@ -54,7 +54,7 @@ public struct BundleView: Sendable {
             try logs.render(places: places, perPage: rowsPerPage, session: session, frozen: frozen, storageOrderFirst: logsInStorageOrderFirst,
                             write: write)
             try CatalogPages.render(count: catalog.count, perPage: rowsPerPage, session: session, write: write)
-            let attachments = try session.count("SELECT count(*) FROM attachment")
+            let attachments = try session.count("SELECT count(*) FROM \(AttachmentTable.table)")
             try AttachmentPages.render(count: attachments, places: places, logs: logs.places, perPage: rowsPerPage, session: session, write: write)
 
             contents.counts = [.recipes: recipes.count, .projects: tree.order.count, .logs: logs.count,
@@ -64,13 +64,14 @@ public struct BundleView: Sendable {
                 let perPage = section == .recipes || section == .projects ? recordsPerPage : rowsPerPage
                 contents.pages[section] = max(1, (count + perPage - 1) / perPage)
             }
-            for table in ["recipe", "project"] {
-                try session.select("SELECT source_app, count(*) FROM \(table) GROUP BY source_app ORDER BY source_app") { row in
-                    contents.apps[row.text(0) ?? "(unknown)", default: [:]][table == "recipe" ? .recipes : .projects] = Int(row.integer(1) ?? 0)
+            for (table, app, section) in [(RecipeTable.table, RecipeTable.sourceApp, ViewLayout.Section.recipes),
+                                          (ProjectTable.table, ProjectTable.sourceApp, .projects)] {
+                try session.select("SELECT \(app), count(*) FROM \(table) GROUP BY \(app) ORDER BY \(app)") { row in
+                    contents.apps[row.text(0) ?? "(unknown)", default: [:]][section] = Int(row.integer(1) ?? 0)
                 }
             }
             for (app, count) in logs.apps { contents.apps[app, default: [:]][.logs] = count }
-            try session.select("SELECT ferry_version, inputs FROM import_run ORDER BY id") { row in
+            try session.select("SELECT \(ImportRunTable.ferryVersion), \(ImportRunTable.inputs) FROM \(ImportRunTable.table) ORDER BY \(ImportRunTable.id)") { row in
                 let inputs = row.withBytes(1) { (try? JSONReader().read($0).array)?.compactMap(\.string) } ?? nil
                 contents.runs.append(ViewContents.Run(version: row.text(0), inputs: inputs ?? []))
             }

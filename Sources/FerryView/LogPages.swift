@@ -16,21 +16,35 @@ struct LogPages {
     /// A log's snapshot is looked for at the same rowid first, where Ferry writes it beside its
     /// log (`+` keeps SQLite on the rowid); when it is not there, by `log_id` (``snapshotByLog``).
     /// Probing `log_id` for every log took three times as long at a million logs.
-    private static let columns = """
-        SELECT l.id, l.started_at, l.title, l.kind, l.rating, l.outcome, l.note, l.recipe_id, l.project_id, l.source_app,
-               s.title, s.parameters, s.is_reconstructed, s.reconstructed_fields, s.log_id
-        """
+    private typealias Column = LogTable
+    private typealias Snapshot = LogSnapshotTable
+    private static let logColumns = Selection([
+        Column.id, Column.startedAt, Column.title, Column.kind, Column.rating, Column.outcome, Column.note, Column.recipeID,
+        Column.projectID, Column.sourceApp,
+    ])
+    private static let snapshotColumns = Selection([Snapshot.title, Snapshot.parameters, Snapshot.isReconstructed, Snapshot.reconstructedFields,
+                                                    Snapshot.logID])
+    /// Where each column is in the rows: read by place, a million times.
+    private static let id = logColumns.place(Column.id), startedAt = logColumns.place(Column.startedAt),
+                       title = logColumns.place(Column.title), kind = logColumns.place(Column.kind),
+                       rating = logColumns.place(Column.rating), outcome = logColumns.place(Column.outcome),
+                       note = logColumns.place(Column.note), recipeID = logColumns.place(Column.recipeID),
+                       projectID = logColumns.place(Column.projectID), sourceApp = logColumns.place(Column.sourceApp)
+    /// The snapshot's columns follow the log's.
+    private static let snapshotStart = logColumns.columns.count
+    private static let snapshotLogID = snapshotStart + snapshotColumns.place(Snapshot.logID)
+    private static let columns = "SELECT \(logColumns.list("l")), \(snapshotColumns.list("s"))"
     /// As stored, optionally only the rows `condition` keeps (`l.rowid < 500001`).
     private static func inStorageOrder(where condition: String? = nil) -> String {
-        columns + "\nFROM log l LEFT JOIN log_snapshot s ON s.rowid = l.rowid AND +s.log_id = l.id"
+        columns + "\nFROM \(Column.table) l LEFT JOIN \(Snapshot.table) s ON s.rowid = l.rowid AND +s.\(Snapshot.logID) = l.\(Column.id)"
             + (condition.map { " WHERE \($0)" } ?? "") + " ORDER BY l.rowid"
     }
     private static let inTimeOrder = columns + "\n" + """
-        FROM (SELECT rowid AS ordered FROM log ORDER BY started_at, rowid) o
-             JOIN log l ON l.rowid = o.ordered
-             LEFT JOIN log_snapshot s ON s.rowid = l.rowid AND +s.log_id = l.id
+        FROM (SELECT rowid AS ordered FROM \(Column.table) ORDER BY \(Column.startedAt), rowid) o
+             JOIN \(Column.table) l ON l.rowid = o.ordered
+             LEFT JOIN \(Snapshot.table) s ON s.rowid = l.rowid AND +s.\(Snapshot.logID) = l.\(Column.id)
         """
-    private static let snapshotByLog = "SELECT title, parameters, is_reconstructed, reconstructed_fields FROM log_snapshot WHERE log_id = ?1"
+    private static let snapshotByLog = "SELECT \(snapshotColumns.list()) FROM \(Snapshot.table) WHERE \(Snapshot.logID) = ?1"
 
     /// Logs per app, counted on the way for the overview.
     private(set) var apps: [String: Int] = [:]
@@ -41,7 +55,7 @@ struct LogPages {
 
     init(linkedFrom session: FrozenStoreSession) throws {
         var linked: Set<String> = []
-        try session.select("SELECT DISTINCT log_id FROM attachment WHERE log_id IS NOT NULL") { row in
+        try session.select("SELECT DISTINCT \(AttachmentTable.logID) FROM \(AttachmentTable.table) WHERE \(AttachmentTable.logID) IS NOT NULL") { row in
             if let id = row.text(0) { linked.insert(id) }
         }
         self.linked = linked
@@ -71,7 +85,7 @@ struct LogPages {
     /// export, and one half of it fills the core the tables left.
     mutating func render(places recordPlaces: RecordPlaces, perPage: Int, session: FrozenStoreSession, frozen: FrozenStore? = nil,
                          storageOrderFirst: Bool = true, write: @escaping (String, [UInt8]) throws -> Void) throws {
-        let total = try session.count("SELECT count(*) FROM log")
+        let total = try session.count("SELECT count(*) FROM \(Column.table)")
         let withParts = try OwnedParts.exist(for: .log, session: session)
         let pageCount = max(1, (total + perPage - 1) / perPage)
         let serialized = SerializedWrites(write)
@@ -103,7 +117,7 @@ struct LogPages {
                         frozen: FrozenStore, write: SerializedWrites) throws -> [Part]? {
         let firstHalf = pageCount / 2 * perPage
         var seam: String?
-        try session.select("SELECT rowid FROM log ORDER BY rowid LIMIT 1 OFFSET \(firstHalf)") { seam = $0.text(0) }
+        try session.select("SELECT rowid FROM \(Column.table) ORDER BY rowid LIMIT 1 OFFSET \(firstHalf)") { seam = $0.text(0) }
         guard let seam else { return nil }
         let later = Self.inStorageOrder(where: "l.rowid >= \(seam)")
         let earlier = Self.inStorageOrder(where: "l.rowid < \(seam)")
@@ -170,7 +184,7 @@ struct LogPages {
         var started = false
         while let row = try cursor.next() {
             // Each column's text once: every call into SQLite counts, a million times.
-            let idText = row.shown(0), startedText = row.shown(1), titleText = row.shown(2)
+            let idText = row.shown(Self.id), startedText = row.shown(Self.startedAt), titleText = row.shown(Self.title)
             if stopUnlessSorted, started {
                 // NULL comes first in time order; equal times keep their rowid order.
                 let inOrder = startedText.map { !$0.lexicographicallyPrecedes(lastStarted) } ?? !lastWasTimed
@@ -195,7 +209,7 @@ struct LogPages {
             }
             onPage += 1
             part.count += 1
-            let snapshotLog = row.shown(14)
+            let snapshotLog = row.shown(Self.snapshotLogID)
             // The id as a String only where it is needed: most logs have their snapshot beside them.
             let id = withParts || snapshotLog == nil || !linked.isEmpty ? idText.map { String(decoding: $0, as: UTF8.self) } ?? "" : ""
             html.raw("<tr id=\"")
@@ -207,7 +221,7 @@ struct LogPages {
             html.raw("\"><td>")
             ViewWords.time(startedText, into: &html)
             html.raw("<td>")
-            let recipe = row.shown(7), project = row.shown(8)
+            let recipe = row.shown(Self.recipeID), project = row.shown(Self.projectID)
             let target = recipe == nil && project == nil ? nil : recipe.flatMap { recordPlaces.recipe(String(decoding: $0, as: UTF8.self)) }
                 ?? project.flatMap { recordPlaces.project(String(decoding: $0, as: UTF8.self)) }
             if let target {
@@ -222,26 +236,26 @@ struct LogPages {
             }
             if target != nil { html.raw("</a>") }
             html.raw("<td>")
-            ViewWords.code(row.shown(3), into: &html)
+            ViewWords.code(row.shown(Self.kind), into: &html)
             // A rating is REAL: 4, not SQLite's 4.0.
             html.raw("<td>")
-            if let rating = row.text(4) { html.text(rating) }
+            if let rating = row.text(Self.rating) { html.text(rating) }
             html.raw("<td>")
-            ViewWords.code(row.shown(5), into: &html)
+            ViewWords.code(row.shown(Self.outcome), into: &html)
             html.raw("<td>")
             if snapshotLog != nil {
-                madeWith(row, at: 10, logTitle: titleText, into: &html)
+                madeWith(row, at: Self.snapshotStart, logTitle: titleText, into: &html)
             } else {
                 try lookup.select([id]) { snapshot in madeWith(snapshot, at: 0, logTitle: titleText, into: &html) }
             }
             html.raw("<td>")
-            html.text(utf8: row.shown(6))
+            html.text(utf8: row.shown(Self.note))
             if withParts { rowEnds.append((id, html.count)) }
             html.raw("\n")
             lastStarted.removeAll(keepingCapacity: true)
             if let startedText { lastStarted.append(contentsOf: startedText) }
             // Logs come app by app more often than not: count runs, not every row in a dictionary.
-            if let app = row.shown(9) {
+            if let app = row.shown(Self.sourceApp) {
                 if app.elementsEqual(lastApp) {
                     lastAppCount += 1
                 } else {
@@ -260,22 +274,23 @@ struct LogPages {
 
     /// The snapshot: its title where it differs from the log's, each parameter as "name value
     /// unit", and which fields were filled in from the record as it was at conversion.
-    /// Its columns from `first`: title, parameters, is_reconstructed, reconstructed_fields.
+    /// Its columns (``snapshotColumns``) from `first`.
     private func madeWith(_ row: FrozenStoreRow, at first: Int, logTitle: UnsafeBufferPointer<UInt8>?, into html: inout HTMLBuffer) {
-        if let snapshotTitle = row.shown(first), logTitle.map({ !$0.elementsEqual(snapshotTitle) }) ?? true {
+        let columns = Self.snapshotColumns
+        if let snapshotTitle = row.shown(first + columns.place(Snapshot.title)), logTitle.map({ !$0.elementsEqual(snapshotTitle) }) ?? true {
             html.text(utf8: snapshotTitle)
             html.raw(": ")
         }
-        if let bytes = row.shown(first + 1) {
+        if let bytes = row.shown(first + columns.place(Snapshot.parameters)) {
             let start = html.count
             if !ParameterText.render(bytes, into: &html) {
                 html.truncate(to: start)
                 Self.parameters(read: bytes, into: &html)
             }
         }
-        if row.integer(first + 2) == 1 {
+        if row.integer(first + columns.place(Snapshot.isReconstructed)) == 1 {
             html.raw(" <em class=\"reconstructed\">(reconstructed")
-            if let fields = row.withBytes(first + 3, { try? JSONReader().read($0).array }) ?? nil, !fields.isEmpty {
+            if let fields = row.withBytes(first + columns.place(Snapshot.reconstructedFields), { try? JSONReader().read($0).array }) ?? nil, !fields.isEmpty {
                 html.raw(": ")
                 // `parameters.grindDescriptor` reads as the parameter's name, `grind descriptor`.
                 html.text(fields.compactMap(\.string).map { ViewWords.name($0.hasPrefix("parameters.") ? String($0.dropFirst(11)) : $0) }

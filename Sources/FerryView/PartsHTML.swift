@@ -1,3 +1,5 @@
+import FerryStore
+
 /// The shared parts of a record as HTML: tags, materials, attachments and links. Headings are
 /// `h3`, under the record's `h2`.
 enum PartsHTML {
@@ -27,35 +29,39 @@ enum PartsHTML {
         html.raw("</p>\n")
     }
 
+    private typealias Material = MaterialLineTable
+    private typealias File = AttachmentTable
+    private typealias Link = ReferenceLinkTable
+
     /// Materials as a list, for a table cell: `Black Opalescent (be-0100-0): 0.5 rods, for the body`.
-    /// catalog_key, description, quantity, unit, notes per row.
-    static func materialList(_ rows: [[String?]], places: RecordPlaces, into html: inout HTMLBuffer) {
+    /// Rows of ``OwnedParts/materialColumns(owner:)``.
+    static func materialList(_ rows: [TextRow], places: RecordPlaces, into html: inout HTMLBuffer) {
         html.raw("<ul class=\"materials\">\n")
         for row in rows {
             html.raw("<li>")
-            if let key = row[0] {
+            if let key = row[Material.catalogKey] {
                 let name = places.catalogNames[key]
                 RecordHTML.link(places.catalogItem(key), name ?? key, into: &html)
                 if name != nil { html.text(key, after: " <span class=\"note\">(", before: ")</span>") }
-                html.text(row[1], after: " ")
+                html.text(row[Material.description], after: " ")
             } else {
-                html.text(row[1] ?? "")
+                html.text(row[Material.description] ?? "")
             }
-            let amount = [row[2], row[3]].compactMap { $0 }.joined(separator: " ")
+            let amount = [row[Material.quantity], row[Material.unit]].compactMap { $0 }.joined(separator: " ")
             if !amount.isEmpty { html.text(amount, after: ": ") }
-            html.text(row[4], after: ", ")
+            html.text(row[Material.notes], after: ", ")
             html.raw("</li>\n")
         }
         html.raw("</ul>\n")
     }
 
-    /// catalog_key, description, quantity, unit, notes per row.
-    static func materials(_ rows: [[String?]], places: RecordPlaces, heading: Bool = true, into html: inout HTMLBuffer) {
+    /// Rows of ``OwnedParts/materialColumns(owner:)``.
+    static func materials(_ rows: [TextRow], places: RecordPlaces, heading: Bool = true, into html: inout HTMLBuffer) {
         if heading { html.raw("<h3>Materials</h3>\n") }
         html.raw("<table class=\"materials\"><thead><tr><th scope=\"col\">Material</th><th scope=\"col\">Quantity</th><th scope=\"col\">Unit</th><th scope=\"col\">Notes</th></tr></thead><tbody>\n")
         for row in rows {
             html.raw("<tr><td>")
-            if let key = row[0] {
+            if let key = row[Material.catalogKey] {
                 let name = places.catalogNames[key]
                 if let href = places.catalogItem(key) {
                     html.raw("<a href=\"")
@@ -67,14 +73,14 @@ enum PartsHTML {
                     html.text(name ?? key)
                 }
                 if name != nil { html.text(key, after: " <span class=\"note\">", before: "</span>") }
-                if let description = row[1] {
+                if let description = row[Material.description] {
                     html.raw(" ")
                     html.text(description)
                 }
             } else {
-                html.text(row[1] ?? "")
+                html.text(row[Material.description] ?? "")
             }
-            for column in 2...4 {
+            for column in [Material.quantity, Material.unit, Material.notes] {
                 html.raw("</td><td>")
                 html.text(row[column] ?? "")
             }
@@ -83,12 +89,12 @@ enum PartsHTML {
         html.raw("</tbody></table>\n")
     }
 
-    /// id, name, media_type, sha256, local_url, tag, byte_count, has content per row.
-    static func attachments(_ rows: [[String?]], owner: String, into html: inout HTMLBuffer) {
+    /// Rows of ``OwnedParts/attachmentColumns(_:_:)``, then whether the bundle has the bytes.
+    static func attachments(_ rows: [TextRow], owner: String, into html: inout HTMLBuffer) {
         html.raw("<h3>Attachments</h3>\n<ul class=\"attachments\">\n")
         for row in rows {
             html.raw("<li id=\"")
-            html.text(RecordPlaces.anchor(row[0] ?? ""))
+            html.text(RecordPlaces.anchor(row[File.id] ?? ""))
             html.raw("\">")
             attachment(row, owner: owner, into: &html)
             html.raw("</li>\n")
@@ -98,12 +104,12 @@ enum PartsHTML {
 
     /// One attachment: its image shown when the bundle has its bytes and a browser can show
     /// them, else a link to its file, else its name and where the app kept it, as text.
-    static func attachment(_ row: [String?], owner: String, into html: inout HTMLBuffer) {
-        let name = row[1] ?? "(no name)"
+    static func attachment(_ row: TextRow, owner: String, into html: inout HTMLBuffer) {
+        let name = row[File.name] ?? "(no name)"
         guard let path = contentPath(row) else {
             html.text(name)
             html.raw(" <span class=\"note\">(not in the bundle")
-            if let local = row[4] {
+            if let local = row[File.localURL] {
                 html.raw("; the app kept it at ")
                 html.text(local)
             }
@@ -114,7 +120,7 @@ enum PartsHTML {
             html.raw("<figure><img src=\"")
             html.trusted(path)
             html.raw("\" alt=\"")
-            html.text(row[5] == "hero" ? "\(owner): hero image \(name)" : "\(owner): \(name)")
+            html.text(row[File.tag] == "hero" ? "\(owner): hero image \(name)" : "\(owner): \(name)")
             html.raw("\" loading=\"lazy\"><figcaption>")
             html.text(name)
             html.raw("</figcaption></figure>")
@@ -125,10 +131,10 @@ enum PartsHTML {
             html.text(name)
             html.raw("</a>")
         }
-        if let type = row[2] {
+        if let type = row[File.mediaType] {
             html.raw(" <span class=\"note\">")
             html.text(type)
-            if let size = row[6] {
+            if let size = row[File.byteCount] {
                 html.raw(", ")
                 html.text(size)
                 html.raw(" bytes")
@@ -139,26 +145,25 @@ enum PartsHTML {
 
     /// The attachment's file in the bag, only for a lower-case hex SHA-256 whose bytes the
     /// bundle carries: no name from the data ever becomes part of a path.
-    static func contentPath(_ row: [String?]) -> String? {
-        guard row[7] == "1", let sha = row[3], sha.utf8.count == 64,
+    static func contentPath(_ row: TextRow) -> String? {
+        guard row.computed(0) == "1", let sha = row[File.sha256], sha.utf8.count == 64,
               sha.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else { return nil }
         return ViewLayout.attachmentsFromPages + sha
     }
 
-    static func isShownImage(_ row: [String?]) -> Bool {
-        if let type = row[2]?.lowercased(), shownImageTypes.contains(type) { return true }
-        let name = (row[1] ?? "").lowercased()
+    static func isShownImage(_ row: TextRow) -> Bool {
+        if let type = row[File.mediaType]?.lowercased(), shownImageTypes.contains(type) { return true }
+        let name = (row[File.name] ?? "").lowercased()
         guard let dot = name.lastIndex(of: ".") else { return false }
         return shownImageExtensions.contains(String(name[name.index(after: dot)...]))
     }
 
-    /// url, title, description per row. Only web addresses are links; any other scheme
-    /// (`javascript:`, `file:`) is shown as text.
-    static func links(_ rows: [[String?]], into html: inout HTMLBuffer) {
+    /// Links to web pages; any other scheme (`javascript:`, `file:`) is shown as text.
+    static func links(_ rows: [TextRow], into html: inout HTMLBuffer) {
         html.raw("<h3>Links</h3>\n<ul class=\"links\">\n")
         for row in rows {
-            let url = row[0] ?? ""
-            let label = row[1] ?? url
+            let url = row[Link.url] ?? ""
+            let label = row[Link.title] ?? url
             html.raw("<li>")
             let lower = url.lowercased()
             if lower.hasPrefix("https://") || lower.hasPrefix("http://") {
@@ -175,7 +180,7 @@ enum PartsHTML {
                     html.raw(")")
                 }
             }
-            if let description = row[2] {
+            if let description = row[Link.description] {
                 html.raw(": ")
                 html.text(description)
             }

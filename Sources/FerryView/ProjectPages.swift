@@ -31,7 +31,7 @@ struct ProjectPages {
 
     static func tree(_ session: FrozenStoreSession) throws -> Tree {
         var tree = Tree()
-        try session.select("SELECT id, parent_id, title, position FROM project") { row in
+        try session.select("SELECT \(Column.id), \(Column.parentID), \(Column.title), \(Column.position) FROM \(Column.table)") { row in
             let node = Node(id: row.text(0) ?? "", parent: row.text(1), title: row.text(2) ?? "(untitled)", position: row.integer(3))
             tree.nodes[node.id] = node
         }
@@ -58,19 +58,31 @@ struct ProjectPages {
         return tree
     }
 
-    static let columns = """
-        id, parent_id, recipe_id, title, kind, code, category, status, position, start_at, end_at, due_at, due_time_minutes,
-        estimated_minutes, min_block_minutes, max_block_minutes, difficulty, importance, is_locked, recurrence,
-        grade_weight_percent, grade_possible, grade_earned, grade_percent, grade_letter, notes, is_archived, completed_at,
-        source_app, source_entity, source_key, source_file, created_at, modified_at, deleted_at, extras
-        """
-    private static let labels: [(Int, String)] = [
-        (5, "Code"), (6, "Category"), (7, "Status"), (9, "Starts"), (10, "Ends"), (11, "Due"), (12, "Due time (minutes after midnight)"),
-        (13, "Estimated (minutes)"), (14, "Shortest block (minutes)"), (15, "Longest block (minutes)"), (16, "Difficulty"),
-        (17, "Importance"), (18, "Locked"), (19, "Repeats"), (20, "Grade weight (%)"), (21, "Points possible"), (22, "Points earned"),
-        (23, "Grade (%)"), (24, "Grade"), (26, "Archived"), (27, "Completed"), (32, "Created"), (33, "Modified"), (34, "Deleted"),
+    private typealias Column = ProjectTable
+    static let columns = Selection([
+        Column.id, Column.parentID, Column.recipeID, Column.title, Column.kind, Column.code, Column.category, Column.status,
+        Column.position, Column.startAt, Column.endAt, Column.dueAt, Column.dueTimeMinutes, Column.estimatedMinutes,
+        Column.minBlockMinutes, Column.maxBlockMinutes, Column.difficulty, Column.importance, Column.isLocked, Column.recurrence,
+        Column.gradeWeightPercent, Column.gradePossible, Column.gradeEarned, Column.gradePercent, Column.gradeLetter, Column.notes,
+        Column.isArchived, Column.completedAt, Column.sourceApp, Column.sourceEntity, Column.sourceKey, Column.sourceFile,
+        Column.createdAt, Column.modifiedAt, Column.deletedAt, Column.extras,
+    ])
+    private static let labels: [(CanonicalColumn, String)] = [
+        (Column.code, "Code"), (Column.category, "Category"), (Column.status, "Status"), (Column.startAt, "Starts"),
+        (Column.endAt, "Ends"), (Column.dueAt, "Due"), (Column.dueTimeMinutes, "Due time (minutes after midnight)"),
+        (Column.estimatedMinutes, "Estimated (minutes)"), (Column.minBlockMinutes, "Shortest block (minutes)"),
+        (Column.maxBlockMinutes, "Longest block (minutes)"), (Column.difficulty, "Difficulty"), (Column.importance, "Importance"),
+        (Column.isLocked, "Locked"), (Column.recurrence, "Repeats"), (Column.gradeWeightPercent, "Grade weight (%)"),
+        (Column.gradePossible, "Points possible"), (Column.gradeEarned, "Points earned"), (Column.gradePercent, "Grade (%)"),
+        (Column.gradeLetter, "Grade"), (Column.isArchived, "Archived"), (Column.completedAt, "Completed"),
+        (Column.createdAt, "Created"), (Column.modifiedAt, "Modified"), (Column.deletedAt, "Deleted"),
     ]
-    private static let flags: Set<Int> = [18, 26]
+    private static let flags: Set<CanonicalColumn> = [Column.isLocked, Column.isArchived]
+    private typealias Step = ProjectStepTable
+    private static let stepColumns = Selection([
+        Step.projectID, Step.id, Step.title, Step.kind, Step.estimatedMinutes, Step.startAt, Step.dueAt, Step.isCompleted,
+        Step.completedAt, Step.notes,
+    ])
 
     static func render(_ tree: Tree, places: RecordPlaces, perPage: Int, session: FrozenStoreSession,
                        write: @escaping (String, [UInt8]) throws -> Void) throws {
@@ -80,21 +92,21 @@ struct ProjectPages {
             let ids = Array(order[start..<min(order.count, start + pages.perPage)])
             let arguments = [RecordPlaces.jsonArray(ids)]
             let page = OwnedParts.inPage
-            let rows = try OwnedParts.records(session, "project", columns: columns, ids: ids)
-            let steps = try OwnedParts.grouped(session, "SELECT project_id, id, title, kind, estimated_minutes, start_at, due_at, is_completed, completed_at, notes FROM project_step WHERE project_id \(page) ORDER BY project_id, position, id", arguments)
+            let rows = try OwnedParts.records(session, Column.table, columns: columns, ids: ids)
+            let steps = try OwnedParts.grouped(session, stepColumns, from: Step.table, page: page, arguments, order: "\(Step.position), \(Step.id)")
             let parts = try OwnedParts(of: .project, ids: ids, session: session)
-            let stepParts = try OwnedParts(of: .projectStep, ids: steps.values.flatMap { $0.compactMap { $0[0] } }, session: session)
+            let stepParts = try OwnedParts(of: .projectStep, ids: steps.values.flatMap { $0.compactMap { $0[Step.id] } }, session: session)
 
             var html = pages.start(page: index + 1)
             for id in ids {
                 guard let row = rows[id] else { continue }
-                let title = row[3] ?? "(untitled)"
-                RecordHTML.open(id: id, title: title, kind: row[4], into: &html)
-                placement(of: id, recipe: row[2], tree: tree, places: places, into: &html)
-                RecordHTML.source(app: row[28], entity: row[29], file: row[31], key: row[30], into: &html)
-                let extras = RecordExtras(row[35])
-                RecordHTML.fields(row, labels, flags: flags, codes: [7], madeUp: extras.madeUp(created: 32), into: &html)
-                RecordHTML.prose(row[25], label: "Notes", into: &html)
+                let title = row[Column.title] ?? "(untitled)"
+                RecordHTML.open(id: id, title: title, kind: row[Column.kind], into: &html)
+                placement(of: id, recipe: row[Column.recipeID], tree: tree, places: places, into: &html)
+                RecordHTML.source(row, app: Column.sourceApp, entity: Column.sourceEntity, file: Column.sourceFile, key: Column.sourceKey, into: &html)
+                let extras = RecordExtras(row[Column.extras])
+                RecordHTML.fields(row, labels, flags: flags, codes: [Column.status], madeUp: extras.madeUp, into: &html)
+                RecordHTML.prose(row[Column.notes], label: "Notes", into: &html)
                 if let steps = steps[id] { Self.steps(steps, parts: stepParts, places: places, into: &html) }
                 PartsHTML.all(of: id, in: parts, owner: title, places: places, into: &html)
                 children(of: id, tree: tree, places: places, into: &html)
@@ -135,21 +147,20 @@ struct ProjectPages {
         html.raw("</ul>\n")
     }
 
-    /// id, title, kind, estimated_minutes, start_at, due_at, is_completed, completed_at, notes per row.
-    private static func steps(_ rows: [[String?]], parts: OwnedParts, places: RecordPlaces, into html: inout HTMLBuffer) {
+    private static func steps(_ rows: [TextRow], parts: OwnedParts, places: RecordPlaces, into html: inout HTMLBuffer) {
         html.raw("<h3>Steps</h3>\n<table class=\"steps\"><thead><tr><th scope=\"col\">Step</th><th scope=\"col\">Kind</th><th scope=\"col\">Estimated (minutes)</th><th scope=\"col\">Starts</th><th scope=\"col\">Due</th><th scope=\"col\">Done</th><th scope=\"col\">Notes</th></tr></thead><tbody>\n")
         for row in rows {
             html.raw("<tr><td>")
-            html.text(row[1] ?? "")
-            for column in 2...5 {
+            html.text(row[Step.title] ?? "")
+            for column in [Step.kind, Step.estimatedMinutes, Step.startAt, Step.dueAt] {
                 html.raw("</td><td>")
                 html.text(row[column] ?? "")
             }
             html.raw("</td><td>")
-            html.text(row[6] == "1" ? (row[7] ?? "yes") : "")
+            html.text(row[Step.isCompleted] == "1" ? (row[Step.completedAt] ?? "yes") : "")
             html.raw("</td><td>")
-            html.text(row[8] ?? "")
-            if let id = row[0], let materials = parts.materials[id] {
+            html.text(row[Step.notes] ?? "")
+            if let id = row[Step.id], let materials = parts.materials[id] {
                 PartsHTML.materials(materials, places: places, heading: false, into: &html)
             }
             html.raw("</td></tr>\n")

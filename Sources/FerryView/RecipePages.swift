@@ -2,23 +2,36 @@ import FerryStore
 
 /// Recipes in title order, each with its parameters, steps, tags, materials, images and links.
 struct RecipePages {
-    static let columns = """
-        id, title, kind, method, category, summary, instructions, origin, is_starter, source_url, author, difficulty, servings,
-        prep_minutes, cook_minutes, estimated_minutes, usage_count, last_used_at, is_favorite, is_archived, is_valid,
-        source_app, source_entity, source_key, source_file, created_at, modified_at, deleted_at, extras
-        """
-    private static let labels: [(Int, String)] = [
-        (3, "Method"), (4, "Category"), (7, "Origin"), (8, "Starter"), (9, "Source"), (10, "Author"), (11, "Difficulty"),
-        (12, "Servings"), (13, "Preparation (minutes)"), (14, "Cooking (minutes)"), (15, "Estimated (minutes)"),
-        (16, "Times used"), (17, "Last used"), (18, "Favourite"), (19, "Archived"), (20, "Valid"),
-        (25, "Created"), (26, "Modified"), (27, "Deleted"),
+    private typealias Column = RecipeTable
+    static let columns = Selection([
+        Column.id, Column.title, Column.kind, Column.method, Column.category, Column.summary, Column.instructions, Column.origin,
+        Column.isStarter, Column.sourceURL, Column.author, Column.difficulty, Column.servings, Column.prepMinutes, Column.cookMinutes,
+        Column.estimatedMinutes, Column.usageCount, Column.lastUsedAt, Column.isFavorite, Column.isArchived, Column.isValid,
+        Column.sourceApp, Column.sourceEntity, Column.sourceKey, Column.sourceFile, Column.createdAt, Column.modifiedAt,
+        Column.deletedAt, Column.extras,
+    ])
+    private static let labels: [(CanonicalColumn, String)] = [
+        (Column.method, "Method"), (Column.category, "Category"), (Column.origin, "Origin"), (Column.isStarter, "Starter"),
+        (Column.sourceURL, "Source"), (Column.author, "Author"), (Column.difficulty, "Difficulty"), (Column.servings, "Servings"),
+        (Column.prepMinutes, "Preparation (minutes)"), (Column.cookMinutes, "Cooking (minutes)"),
+        (Column.estimatedMinutes, "Estimated (minutes)"), (Column.usageCount, "Times used"), (Column.lastUsedAt, "Last used"),
+        (Column.isFavorite, "Favourite"), (Column.isArchived, "Archived"), (Column.isValid, "Valid"),
+        (Column.createdAt, "Created"), (Column.modifiedAt, "Modified"), (Column.deletedAt, "Deleted"),
     ]
-    private static let flags: Set<Int> = [8, 18, 19, 20]
+    private static let flags: Set<CanonicalColumn> = [Column.isStarter, Column.isFavorite, Column.isArchived, Column.isValid]
+    private static let parameterColumns = Selection([
+        RecipeParameterTable.recipeID, RecipeParameterTable.name, RecipeParameterTable.value, RecipeParameterTable.textValue,
+        RecipeParameterTable.unit,
+    ])
+    private static let stepColumns = Selection([
+        RecipeStepTable.recipeID, RecipeStepTable.id, RecipeStepTable.title, RecipeStepTable.instruction, RecipeStepTable.kind,
+        RecipeStepTable.durationSeconds, RecipeStepTable.waterGrams, RecipeStepTable.estimatedMinutes,
+    ])
 
     /// Every recipe's id and title, in the order the pages show them.
     static func order(_ session: FrozenStoreSession) throws -> [(id: String, title: String)] {
         var result: [(String, String)] = []
-        try session.select("SELECT id, title FROM recipe ORDER BY title COLLATE NOCASE, title, id") { row in
+        try session.select("SELECT \(Column.id), \(Column.title) FROM \(Column.table) ORDER BY \(Column.title) COLLATE NOCASE, \(Column.title), \(Column.id)") { row in
             result.append((row.text(0) ?? "", row.text(1) ?? "(untitled)"))
         }
         return result
@@ -31,23 +44,25 @@ struct RecipePages {
             let ids = order[start..<min(order.count, start + pages.perPage)].map(\.id)
             let arguments = [RecordPlaces.jsonArray(ids)]
             let page = OwnedParts.inPage
-            let rows = try OwnedParts.records(session, "recipe", columns: columns, ids: ids)
-            let parameters = try OwnedParts.grouped(session, "SELECT recipe_id, name, value, text_value, unit FROM recipe_parameter WHERE recipe_id \(page) ORDER BY recipe_id, position, name", arguments)
-            let steps = try OwnedParts.grouped(session, "SELECT recipe_id, id, title, instruction, kind, duration_seconds, water_grams, estimated_minutes FROM recipe_step WHERE recipe_id \(page) ORDER BY recipe_id, position, id", arguments)
+            let rows = try OwnedParts.records(session, RecipeTable.table, columns: columns, ids: ids)
+            let parameters = try OwnedParts.grouped(session, parameterColumns, from: RecipeParameterTable.table, page: page, arguments,
+                                                    order: "\(RecipeParameterTable.position), \(RecipeParameterTable.name)")
+            let steps = try OwnedParts.grouped(session, stepColumns, from: RecipeStepTable.table, page: page, arguments,
+                                               order: "\(RecipeStepTable.position), \(RecipeStepTable.id)")
             let parts = try OwnedParts(of: .recipe, ids: ids, session: session)
-            let stepParts = try OwnedParts(of: .recipeStep, ids: steps.values.flatMap { $0.compactMap { $0[0] } }, session: session)
+            let stepParts = try OwnedParts(of: .recipeStep, ids: steps.values.flatMap { $0.compactMap { $0[RecipeStepTable.id] } }, session: session)
 
             var html = pages.start(page: index + 1)
             for id in ids {
                 guard let row = rows[id] else { continue }
-                let title = row[1] ?? "(untitled)"
-                RecordHTML.open(id: id, title: title, kind: row[2], into: &html)
-                RecordHTML.source(app: row[21], entity: row[22], file: row[24], key: row[23], into: &html)
-                RecordHTML.prose(row[5], into: &html)
-                let extras = RecordExtras(row[28])
-                RecordHTML.fields(row, labels, flags: flags, codes: [7], madeUp: extras.madeUp(created: 25), into: &html)
+                let title = row[Column.title] ?? "(untitled)"
+                RecordHTML.open(id: id, title: title, kind: row[Column.kind], into: &html)
+                RecordHTML.source(row, app: Column.sourceApp, entity: Column.sourceEntity, file: Column.sourceFile, key: Column.sourceKey, into: &html)
+                RecordHTML.prose(row[Column.summary], into: &html)
+                let extras = RecordExtras(row[Column.extras])
+                RecordHTML.fields(row, labels, flags: flags, codes: [Column.origin], madeUp: extras.madeUp, into: &html)
                 if let parameters = parameters[id] { Self.parameters(parameters, into: &html) }
-                RecordHTML.prose(row[6], label: "Instructions", into: &html)
+                RecordHTML.prose(row[Column.instructions], label: "Instructions", into: &html)
                 if let steps = steps[id] { Self.steps(steps, parts: stepParts, places: places, into: &html) }
                 PartsHTML.all(of: id, in: parts, owner: title, places: places, into: &html)
                 RecordHTML.extras(extras, into: &html)
@@ -58,39 +73,39 @@ struct RecipePages {
         try pages.writeContents(describing: "recipes", titles: order.map { ($0.title, places.recipe($0.id)) })
     }
 
-    /// name, value, text_value, unit per row.
-    private static func parameters(_ rows: [[String?]], into html: inout HTMLBuffer) {
+    private static func parameters(_ rows: [TextRow], into html: inout HTMLBuffer) {
         html.raw("<h3>Parameters</h3>\n<table class=\"parameters\"><thead><tr><th scope=\"col\">Parameter</th><th scope=\"col\">Value</th><th scope=\"col\">Unit</th></tr></thead><tbody>\n")
         for row in rows {
             html.raw("<tr><th scope=\"row\">")
-            html.text(ViewWords.name(row[0] ?? ""))
+            html.text(ViewWords.name(row[RecipeParameterTable.name] ?? ""))
             html.raw("</th><td>")
-            html.text(row[1] ?? row[2] ?? "")
+            html.text(row[RecipeParameterTable.value] ?? row[RecipeParameterTable.textValue] ?? "")
             html.raw("</td><td>")
-            html.text(row[3] ?? "")
+            html.text(row[RecipeParameterTable.unit] ?? "")
             html.raw("</td></tr>\n")
         }
         html.raw("</tbody></table>\n")
     }
 
-    /// id, title, instruction, kind, duration_seconds, water_grams, estimated_minutes per row.
-    private static func steps(_ rows: [[String?]], parts: OwnedParts, places: RecordPlaces, into html: inout HTMLBuffer) {
+    private static func steps(_ rows: [TextRow], parts: OwnedParts, places: RecordPlaces, into html: inout HTMLBuffer) {
+        typealias Step = RecipeStepTable
         html.raw("<h3>Steps</h3>\n<ol class=\"steps\">\n")
         for row in rows {
             html.raw("<li>")
-            if let title = row[1] {
+            if let title = row[Step.title] {
                 html.raw("<strong>")
                 html.text(title)
                 html.raw("</strong> ")
             }
-            html.text(row[2] ?? "")
-            let details = [row[3], row[4].map { "\($0) s" }, row[5].map { "\($0) g water" }, row[6].map { "\($0) min" }].compactMap { $0 }
+            html.text(row[Step.instruction] ?? "")
+            let details = [row[Step.kind], row[Step.durationSeconds].map { "\($0) s" }, row[Step.waterGrams].map { "\($0) g water" },
+                           row[Step.estimatedMinutes].map { "\($0) min" }].compactMap { $0 }
             if !details.isEmpty {
                 html.raw(" <span class=\"note\">(")
                 html.text(details.joined(separator: ", "))
                 html.raw(")</span>")
             }
-            if let id = row[0], let materials = parts.materials[id] {
+            if let id = row[Step.id], let materials = parts.materials[id] {
                 PartsHTML.materials(materials, places: places, heading: false, into: &html)
             }
             html.raw("</li>\n")

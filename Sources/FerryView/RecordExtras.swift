@@ -29,12 +29,4 @@ struct RecordExtras {
         rest[SynthesizedTimes.key] = nil
         legacy = rest.isEmpty ? nil : JSONWriter.string(.object(rest))
     }
-
-    /// The made-up times by column position: `created_at` at `created`, `modified_at` after it.
-    func madeUp(created: Int) -> [Int: String] {
-        var result: [Int: String] = [:]
-        if let from = madeUp["created_at"] { result[created] = from }
-        if let from = madeUp["modified_at"] { result[created + 1] = from }
-        return result
-    }
 }

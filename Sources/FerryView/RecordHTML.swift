@@ -1,3 +1,5 @@
+import FerryStore
+
 /// Pieces every record's section uses: the heading with its anchor, a list of its fields, long
 /// texts, and the legacy fields kept in `extras`.
 enum RecordHTML {
@@ -15,12 +17,12 @@ enum RecordHTML {
         html.raw("</section>\n")
     }
 
-    /// The fields that have a value, as a description list: `(column index, label)` pairs.
-    /// A column named `is_…` reads yes or no.
-    /// Columns in `codes` hold codes (`in_progress`), shown as words; a column in `madeUp` is a
-    /// time Ferry made up (not the app's), shown with what it took instead.
-    static func fields(_ row: [String?], _ labels: [(Int, String)], flags: Set<Int> = [], codes: Set<Int> = [], madeUp: [Int: String] = [:],
-                       into html: inout HTMLBuffer) {
+    /// The fields that have a value, as a description list of `(column, label)` pairs. Columns
+    /// in `flags` read yes or no; columns in `codes` hold codes (`in_progress`), shown as words;
+    /// a column in `madeUp` (by name) is a time Ferry made up (not the app's), shown with what it
+    /// took instead.
+    static func fields(_ row: TextRow, _ labels: [(CanonicalColumn, String)], flags: Set<CanonicalColumn> = [],
+                       codes: Set<CanonicalColumn> = [], madeUp: [String: String] = [:], into html: inout HTMLBuffer) {
         let present = labels.filter { row[$0.0].map { !$0.isEmpty } ?? false }
         guard !present.isEmpty else { return }
         html.raw("<dl>\n")
@@ -31,7 +33,7 @@ enum RecordHTML {
             let value = row[column] ?? ""
             html.text(flags.contains(column) ? (value == "0" ? "no" : "yes") : codes.contains(column) ? ViewWords.code(value) : ViewWords.time(value))
             if ViewWords.isTimestamp(value) { html.raw(" UTC") }
-            if let from = madeUp[column] {
+            if let from = madeUp[column.name] {
                 html.text(from, after: " <em class=\"reconstructed\">(not the app's: Ferry's stand-in, from ", before: ")</em>")
             }
             html.raw("</dd>\n")
@@ -53,6 +55,11 @@ enum RecordHTML {
     }
 
     /// Where the record came from: app, legacy entity, file and key.
+    static func source(_ row: TextRow, app: CanonicalColumn, entity: CanonicalColumn, file: CanonicalColumn, key: CanonicalColumn,
+                       into html: inout HTMLBuffer) {
+        source(app: row[app], entity: row[entity], file: row[file], key: row[key], into: &html)
+    }
+
     static func source(app: String?, entity: String?, file: String?, key: String?, into html: inout HTMLBuffer) {
         html.raw("<p class=\"source\">From ")
         html.text(app ?? "an unknown app")

@@ -6,6 +6,9 @@ import FerryJSON
 /// reads the record (the bundle's view) can tell them from the app's own.
 public enum SynthesizedTimes {
     public static let key = "synthesizedTimes"
+    /// The columns a mark names (declared with the store's tables: a test holds them equal).
+    public static let createdAt = "created_at"
+    public static let modifiedAt = "modified_at"
 
     /// `extras` with the marks added; as it is when there are none.
     public static func extras(_ extras: JSONObject, marking times: [String: String]) -> JSONObject {

@@ -31,8 +31,8 @@ final class RecordAttempts {
         do {
             try body()
         } catch let error as CoreDataWriteError where keepGoing {
-            rejected.append((row.text("source_file") ?? row.table, row.text("id"), error.reason))
-            if let id = row.text("id") { rejectedIDs.insert(id) }
+            rejected.append((row.text(SharedColumns.sourceFile) ?? row.table, row.text(SharedColumns.id), error.reason))
+            if let id = row.text(SharedColumns.id) { rejectedIDs.insert(id) }
         }
     }
 }

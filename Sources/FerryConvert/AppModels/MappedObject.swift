@@ -1,6 +1,7 @@
 import FerryCoreData
 import FerryJSON
 import FerryModel
+import FerryCanonical
 import FerryStore
 
 /// One canonical row on its way to an object of an app's model: the attribute values taken
@@ -13,7 +14,8 @@ struct MappedObject {
     private(set) var extras: JSONObject
     private(set) var values: [String: CoreDataCell] = [:]
     /// Ferry's own mark of the times it made up is about the canonical row, not a value of the app's.
-    private var used: Set<String> = ["extras", "source_app", "source_entity", "source_key", "source_file", "kind", "extras.synthesizedTimes"]
+    private var used: Set<String> = Set([SharedColumns.extras, SharedColumns.sourceApp, SharedColumns.sourceEntity, SharedColumns.sourceKey,
+                                          SharedColumns.sourceFile, RecipeTable.kind].map(\.name) + ["extras.\(SynthesizedTimes.key)"])
     /// Sources whose attribute this version of the model lacks: reported with the leftovers.
     private var unheld: [String] = []
     /// Whether an `extras` key that is not there sets its attribute to null (a store's value
@@ -23,31 +25,31 @@ struct MappedObject {
 
     init(_ row: CanonicalRows.Row, as entityName: String, in model: DataModel, absentIsNull: Bool = false) throws {
         guard let entity = model.entity(named: entityName) else {
-            throw CoreDataWriteError(kind: .unknownEntity(entityName), file: row.text("source_file") ?? row.table)
+            throw CoreDataWriteError(kind: .unknownEntity(entityName), file: row.text(SharedColumns.sourceFile) ?? row.table)
         }
         self.row = row
         self.absentIsNull = absentIsNull
         self.entity = entity
         self.model = model
-        let text = row.text("extras") ?? "{}"
+        let text = row.text(SharedColumns.extras) ?? "{}"
         // The canonical store's rule keeps extras a JSON object; one that is not is damage to report, not to drop.
         do {
             guard let object = try JSONReader().read(Array(text.utf8)).object else {
-                throw CoreDataWriteError(kind: .cannotWrite("\(row.table) \(row.text("id") ?? "row \(row.rowid)"): extras is not a JSON object"),
-                                         file: row.text("source_file") ?? row.table)
+                throw CoreDataWriteError(kind: .cannotWrite("\(row.table) \(row.text(SharedColumns.id) ?? "row \(row.rowid)"): extras is not a JSON object"),
+                                         file: row.text(SharedColumns.sourceFile) ?? row.table)
             }
             extras = object
         } catch let error as JSONReadError {
-            throw CoreDataWriteError(kind: .cannotWrite("\(row.table) \(row.text("id") ?? "row \(row.rowid)"): extras is not valid JSON (\(error))"),
-                                     file: row.text("source_file") ?? row.table)
+            throw CoreDataWriteError(kind: .cannotWrite("\(row.table) \(row.text(SharedColumns.id) ?? "row \(row.rowid)"): extras is not valid JSON (\(error))"),
+                                     file: row.text(SharedColumns.sourceFile) ?? row.table)
         }
     }
 
     /// The legacy file the record came from, which errors name (the table, for parts).
-    var file: String { row.text("source_file") ?? row.table }
+    var file: String { row.text(SharedColumns.sourceFile) ?? row.table }
 
     /// How errors name the record: its table and id.
-    var location: String { "\(row.table) \(row.text("id") ?? "row \(row.rowid)")" }
+    var location: String { "\(row.table) \(row.text(SharedColumns.id) ?? "row \(row.rowid)")" }
 
     /// The first of an attribute's names across the app's model versions that this version has
     /// (the first, to be reported as unheld, when it has none).
@@ -60,13 +62,13 @@ struct MappedObject {
     }
 
     /// Sets `attribute` from a column, converted to the attribute's type.
-    mutating func column(_ column: String, to attribute: String) throws {
-        used.insert(column)
-        try set(attribute, row[column], from: column)
+    mutating func column(_ column: CanonicalColumn, to attribute: String) throws {
+        used.insert(column.name)
+        try set(attribute, row[column], from: column.name)
     }
 
     /// Sets attributes from columns, each `column: attribute`, in the order given.
-    mutating func columns(_ pairs: KeyValuePairs<String, String>) throws {
+    mutating func columns(_ pairs: KeyValuePairs<CanonicalColumn, String>) throws {
         for (column, attribute) in pairs { try self.column(column, to: attribute) }
     }
 
@@ -111,10 +113,15 @@ struct MappedObject {
         }
     }
 
-    /// Columns or `extras` keys (`extras.<key>`) accounted for without an attribute of their own:
-    /// derived by Ferry, or read into another attribute.
-    mutating func use(_ names: String...) {
-        used.formUnion(names)
+    /// Columns accounted for without an attribute of their own: derived by Ferry, or read into
+    /// another attribute.
+    mutating func use(_ columns: CanonicalColumn...) {
+        used.formUnion(columns.map(\.name))
+    }
+
+    /// `extras` keys accounted for so.
+    mutating func use(extras keys: String...) {
+        used.formUnion(keys.map { "extras.\($0)" })
     }
 
     /// The values with no attribute: columns that hold something (a flag that is set, any other

@@ -12,6 +12,12 @@ import Foundation
 /// The canonical records hold the blobs' contents already decoded and ordered, so the
 /// mapping reads those, whichever form the input had (model 5 store, model 6, `.molten` export).
 struct MoltenModelMapping: AppModelMapping {
+    private typealias Plan = RecipeTable
+    private typealias Step = RecipeStepTable
+    private typealias Parameter = RecipeParameterTable
+    private typealias Material = MaterialLineTable
+    private typealias Link = ReferenceLinkTable
+    private typealias File = AttachmentTable
     let app = "Molten (model 9)"
     let entities = ["Project", "ProjectGlassItem", "ProjectStep", "ProjectStepGlassItem", "Logbook", "LogbookGlassItem", "ProjectTechnique", "UserTags"]
 
@@ -29,11 +35,11 @@ struct MoltenModelMapping: AppModelMapping {
             let values = try object.completedValues()
             let key = try writer.insert(object.entity.name, attributes: values, toOne: toOne)
             for name in object.leftovers { tally.add(name, reason: "no attribute of \(object.entity.name) holds it") }
-            if named, let id = object.row.text("id") { written[id] = (object.entity.name, key) }
+            if named, let id = object.row.text(SharedColumns.id) { written[id] = (object.entity.name, key) }
             counts[object.entity.name, default: 0] += 1
         }
         /// The first of `owners` (column, relationship, entity) the row names a written object through.
-        func owner(of row: CanonicalRows.Row, _ owners: [(column: String, relationship: String, entity: String)]) -> (relationship: String, key: Key)? {
+        func owner(of row: CanonicalRows.Row, _ owners: [(column: CanonicalColumn, relationship: String, entity: String)]) -> (relationship: String, key: Key)? {
             for candidate in owners {
                 if let id = row.text(candidate.column), let key = written[id], key.entity == candidate.entity { return (candidate.relationship, key) }
             }
@@ -42,114 +48,118 @@ struct MoltenModelMapping: AppModelMapping {
 
         // Plans, with their price and COE parameters folded back into attributes.
         var parameters: [String: [CanonicalRows.Row]] = [:]
-        try rows.each("recipe_parameter") { row in if let recipe = row.text("recipe_id") { parameters[recipe, default: []].append(row) } }
+        try rows.each(Parameter.table) { row in if let recipe = row.text(Parameter.recipeID) { parameters[recipe, default: []].append(row) } }
         var heroes: [String: String] = [:]
-        try rows.each("attachment", where: "tag", isOneOf: ["hero"]) { row in
-            if let owner = row.text("recipe_id") ?? row.text("log_id"), let id = row.text("id") { heroes[owner] = id }
+        try rows.each(File.table, where: File.tag, isOneOf: ["hero"]) { row in
+            if let owner = row.text(File.recipeID) ?? row.text(File.logID), let id = row.text(File.id) { heroes[owner] = id }
         }
-        try rows.each("recipe") { row in
+        let molten = SourceApp.molten.rawValue
+        try rows.each(Plan.table) { row in
             try attempts.run(row) {
-                guard row.text("source_app") == "molten" else { return tally.add("recipe of \(row.text("source_app") ?? "?")", reason: "not Molten's") }
+                guard row.text(Plan.sourceApp) == molten else { return tally.add("recipe of \(row.text(Plan.sourceApp) ?? "?")", reason: "not Molten's") }
                 var object = try MappedObject(row, as: "Project", in: model, absentIsNull: true)
-                try plan(&object, parameters: parameters[row.text("id") ?? ""] ?? [], hero: heroes[row.text("id") ?? ""])
+                try plan(&object, parameters: parameters[row.text(Plan.id) ?? ""] ?? [], hero: heroes[row.text(Plan.id) ?? ""])
                 try insert(object)
             }
         }
-        try rows.each("log") { row in
+        try rows.each(LogTable.table) { row in
             try attempts.run(row) {
-                guard row.text("source_app") == "molten" else { return tally.add("log of \(row.text("source_app") ?? "?")", reason: "not Molten's") }
+                guard row.text(LogTable.sourceApp) == molten else { return tally.add("log of \(row.text(LogTable.sourceApp) ?? "?")", reason: "not Molten's") }
                 var object = try MappedObject(row, as: "Logbook", in: model, absentIsNull: true)
-                try log(&object, hero: heroes[row.text("id") ?? ""])
+                try log(&object, hero: heroes[row.text(LogTable.id) ?? ""])
                 try insert(object)
             }
         }
-        try rows.each("recipe_step") { row in
+        try rows.each(Step.table) { row in
             try attempts.run(row) {
                 var object = try MappedObject(row, as: "ProjectStep", in: model, absentIsNull: true)
-                guard let plan = owner(of: row, [("recipe_id", "plan", "Project")]) else { return tally.add("recipe_step", reason: "its plan is not Molten's") }
-                object.use("recipe_id")
-                try object.columns(["id": "id", "title": "title", "instruction": "step_description",
-                                    "estimated_minutes": "estimated_minutes", "image_id": "image_id", "position": "order_index"])
-                object.use("source_key")
+                guard let plan = owner(of: row, [(Step.recipeID, "plan", "Project")]) else { return tally.add(Step.table, reason: "its plan is not Molten's") }
+                object.use(Step.recipeID)
+                try object.columns([Step.id: "id", Step.title: "title", Step.instruction: "step_description",
+                                    Step.estimatedMinutes: "estimated_minutes", Step.imageID: "image_id", Step.position: "order_index"])   // Molten's own field names
+                object.use(Step.sourceKey)
                 try insert(object, toOne: [plan.relationship: plan.key])
             }
         }
-        try rows.each("material_line") { row in
+        try rows.each(Material.table) { row in
             try attempts.run(row) {
                 // Each owner's glass items are an entity of their own in model 9.
                 let itemEntities = ["plan": "ProjectGlassItem", "step": "ProjectStepGlassItem", "log": "LogbookGlassItem"]
-                guard let owner = owner(of: row, [("recipe_id", "plan", "Project"), ("recipe_step_id", "step", "ProjectStep"), ("log_id", "log", "Logbook")]),
+                guard let owner = owner(of: row, [(Material.recipeID, "plan", "Project"), (Material.recipeStepID, "step", "ProjectStep"),
+                                                  (Material.logID, "log", "Logbook")]),
                       let itemEntity = itemEntities[owner.relationship] else {
-                    return tally.add("material_line", reason: "its owner is not one of Molten's plans, steps or logs")
+                    return tally.add(Material.table, reason: "its owner is not one of Molten's plans, steps or logs")
                 }
                 var object = try MappedObject(row, as: itemEntity, in: model, absentIsNull: true)
-                object.use("recipe_id", "recipe_step_id", "log_id", "project_id", "project_step_id")
+                object.use(Material.recipeID, Material.recipeStepID, Material.logID, Material.projectID, Material.projectStepID)
                 try glassItem(&object)
                 try insert(object, toOne: [owner.relationship: owner.key])
             }
         }
-        try rows.each("reference_link") { row in
+        try rows.each(Link.table) { row in
             try attempts.run(row) {
-                guard let plan = owner(of: row, [("recipe_id", "plan", "Project")]) else { return tally.add("reference_link", reason: "its plan is not Molten's") }
+                guard let plan = owner(of: row, [(Link.recipeID, "plan", "Project")]) else { return tally.add(Link.table, reason: "its plan is not Molten's") }
                 var object = try MappedObject(row, as: "ProjectReferenceUrl", in: model, absentIsNull: true)
-                object.use("recipe_id", "project_id")
+                object.use(Link.recipeID, Link.projectID)
                 try legacyID(&object)
-                try object.columns(["url": "url", "title": "title", "description": "urlDescription", "added_at": "dateAdded",
-                                    "position": "orderIndex"])
+                try object.columns([Link.url: "url", Link.title: "title", Link.description: "urlDescription", Link.addedAt: "dateAdded",
+                                    Link.position: "orderIndex"])
                 try insert(object, toOne: [plan.relationship: plan.key])
             }
         }
-        try rows.each("attachment") { row in
+        try rows.each(File.table) { row in
             try attempts.run(row) {
-                guard let owner = owner(of: row, [("recipe_id", "plan", "Project"), ("log_id", "log", "Logbook")]) else {
-                    return tally.add("attachment", reason: "its owner is not one of Molten's plans or logs")
+                guard let owner = owner(of: row, [(File.recipeID, "plan", "Project"), (File.logID, "log", "Logbook")]) else {
+                    return tally.add(File.table, reason: "its owner is not one of Molten's plans or logs")
                 }
                 var object = try MappedObject(row, as: "ProjectImage", in: model, absentIsNull: true)
-                object.use("recipe_id", "log_id", "project_id", "source_key", "media_type", "tag")   // the type follows the extension; "hero" is the owner's hero_image_id
-                try object.column("id", to: "id")
-                try object.column("name", to: "file_name")
+                object.use(File.recipeID, File.logID, File.projectID, File.sourceKey, File.mediaType, File.tag)   // the type follows the extension; "hero" is the owner's hero_image_id
+                try object.column(File.id, to: "id")
+                try object.column(File.name, to: "file_name")
                 try object.extra(object.extras["fileExtension"] != nil ? "fileExtension" : "file_extension", to: "file_extension")
                 try object.extra("caption", to: "caption")
-                try object.column("added_at", to: "date_added")
-                try object.column("position", to: "order_index")
-                if object.row["sha256"] != .null {
-                    object.use("sha256", "byte_count")
-                    tally.add("attachment.sha256", reason: "ProjectImage keeps no bytes (Molten keeps image files beside its store); the bytes stay in the canonical store")
+                try object.column(File.addedAt, to: "date_added")
+                try object.column(File.position, to: "order_index")
+                if object.row[File.sha256] != .null {
+                    object.use(File.sha256, File.byteCount)
+                    tally.add("\(File.table).\(File.sha256)", reason: "ProjectImage keeps no bytes (Molten keeps image files beside its store); the bytes stay in the canonical store")
                 }
                 try insert(object, toOne: [owner.relationship: owner.key])
             }
         }
         var names: [String: String] = [:]
-        for table in ["tag", "technique"] {
-            try rows.each(table) { row in if let id = row.text("id"), let name = row.text("name") { names[id] = name } }
+        for join in [NameTables.logTag, NameTables.logTechnique] {
+            try rows.each(join.kind) { row in if let id = row.text(NameTables.id), let name = row.text(NameTables.name) { names[id] = name } }
         }
-        try rows.each("log_technique") { row in
+        let techniques = NameTables.logTechnique
+        try rows.each(techniques.table) { row in
             try attempts.run(row) {
-                guard let log = owner(of: row, [("log_id", "log", "Logbook")]), let logID = row.text("log_id"),
-                      let name = row.text("technique_id").flatMap({ names[$0] }) else { return tally.add("log_technique", reason: "its log is not Molten's") }
+                guard let log = owner(of: row, [(techniques.owner, "log", "Logbook")]), let logID = row.text(techniques.owner),
+                      let name = row.text(techniques.name).flatMap({ names[$0] }) else { return tally.add(techniques.table, reason: "its log is not Molten's") }
                 var object = try MappedObject(row, as: "ProjectTechnique", in: model, absentIsNull: true)
-                object.use("log_id", "technique_id", "position")   // model 9 keeps techniques unordered
-                try object.set("id", .text(StableID.make("molten", logID, "technique", name)), from: "technique_id")
-                try object.set("technique", .text(name), from: "technique_id")
+                object.use(techniques.owner, techniques.name, NameTables.position)   // model 9 keeps techniques unordered
+                try object.set("id", .text(StableID.make("molten", logID, "technique", name)), from: techniques.name.name)
+                try object.set("technique", .text(name), from: techniques.name.name)
                 try insert(object, toOne: [log.relationship: log.key], named: false)
             }
         }
-        for (table, column, ownerType) in [("recipe_tag", "recipe_id", "project"), ("log_tag", "log_id", "logbook")] {
-            try rows.each(table) { row in
+        for (join, ownerType) in [(NameTables.recipeTag, "project"), (NameTables.logTag, "logbook")] {
+            try rows.each(join.table) { row in
                 try attempts.run(row) {
-                    guard let ownerID = row.text(column), written[ownerID] != nil, let name = row.text("tag_id").flatMap({ names[$0] }) else {
-                        return tally.add(table, reason: "its owner is not Molten's")
+                    guard let ownerID = row.text(join.owner), written[ownerID] != nil, let name = row.text(join.name).flatMap({ names[$0] }) else {
+                        return tally.add(join.table, reason: "its owner is not Molten's")
                     }
                     var object = try MappedObject(row, as: "UserTags", in: model, absentIsNull: true)
-                    object.use(column, "tag_id", "position")
-                    try object.set("owner_id", .text(ownerID), from: column)
-                    try object.set("owner_type", .text(ownerType), from: column)
-                    try object.set("tag", .text(name), from: "tag_id")
+                    object.use(join.owner, join.name, NameTables.position)
+                    try object.set("owner_id", .text(ownerID), from: join.owner.name)
+                    try object.set("owner_type", .text(ownerType), from: join.owner.name)
+                    try object.set("tag", .text(name), from: join.name.name)
                     try insert(object, named: false)
                 }
             }
         }
-        for table in ["project", "project_step", "catalog_item", "log_snapshot", "project_tag", "project_technique"] {
+        for table in [ProjectTable.table, ProjectStepTable.table, CatalogItemTable.table, LogSnapshotTable.table, NameTables.projectTag.table,
+                      NameTables.projectTechnique.table] {
             var count = 0
             try rows.each(table) { _ in count += 1 }
             if count > 0 { tally.add(table, reason: "Molten's model 9 has no entity these records go into", count: count) }
@@ -158,66 +168,71 @@ struct MoltenModelMapping: AppModelMapping {
     }
 
     private func plan(_ object: inout MappedObject, parameters: [CanonicalRows.Row], hero: String?) throws {
-        try object.columns(["id": "id", "title": "title", "summary": "summary", "category": "project_type",
-                            "difficulty": "difficulty_level"])
-        let minutes = object.row["estimated_minutes"]
-        try object.set("estimated_time", { if case .real(let value) = minutes { return .real(value * 60) }; return .null }(), from: "estimated_minutes")   // seconds
-        object.use("estimated_minutes")
-        try object.columns(["is_archived": "is_archived", "last_used_at": "last_used_date", "usage_count": "times_used",
-                            "created_at": "date_created", "modified_at": "date_modified"])
-        if let hero { try object.set("hero_image_id", .text(hero), from: "attachment.tag") } else { try object.extra("heroImageId", to: "hero_image_id") }
+        try object.columns([Plan.id: "id", Plan.title: "title", Plan.summary: "summary", Plan.category: "project_type",
+                            Plan.difficulty: "difficulty_level"])
+        let minutes = object.row[Plan.estimatedMinutes]
+        try object.set("estimated_time", { if case .real(let value) = minutes { return .real(value * 60) }; return .null }(), from: Plan.estimatedMinutes.name)   // seconds
+        object.use(Plan.estimatedMinutes)
+        try object.columns([Plan.isArchived: "is_archived", Plan.lastUsedAt: "last_used_date", Plan.usageCount: "times_used",   // Molten's own field names
+                            Plan.createdAt: "date_created", Plan.modifiedAt: "date_modified"])
+        if let hero { try object.set("hero_image_id", .text(hero), from: "\(File.table).\(File.tag)") } else { try object.extra("heroImageId", to: "hero_image_id") }
         for parameter in parameters {
-            switch parameter.text("name") {
-            case "coe": try object.set("coe", parameter["text_value"], from: "recipe_parameter.coe")
-            case "priceMin": try object.set("proposed_price_min", parameter["value"], from: "recipe_parameter.priceMin")
-            case "priceMax": try object.set("proposed_price_max", parameter["value"], from: "recipe_parameter.priceMax")
+            let name = parameter.text(Parameter.name)
+            switch name {
+            case "coe": try object.set("coe", parameter[Parameter.textValue], from: "\(Parameter.table).coe")
+            case "priceMin": try object.set("proposed_price_min", parameter[Parameter.value], from: "\(Parameter.table).priceMin")
+            case "priceMax": try object.set("proposed_price_max", parameter[Parameter.value], from: "\(Parameter.table).priceMax")
             default: continue
             }
-            if parameter["unit"] != .null, parameter.text("name") != "coe" { try object.set("price_currency", parameter["unit"], from: "recipe_parameter.unit") }
+            if parameter[Parameter.unit] != .null, name != "coe" {
+                try object.set("price_currency", parameter[Parameter.unit], from: "\(Parameter.table).\(Parameter.unit)")
+            }
         }
     }
 
     private func log(_ object: inout MappedObject, hero: String?) throws {
-        try object.columns(["id": "id", "title": "title", "note": "notes", "started_at": "project_date", "outcome": "status"])
-        let seconds = object.row["duration_seconds"]
-        try object.set("hours_spent", { if case .real(let value) = seconds { return .real(value / 3600) }; return .null }(), from: "duration_seconds")
-        object.use("duration_seconds", "title")
-        try object.column("created_at", to: "date_created")
-        try object.column("modified_at", to: "date_modified")
+        typealias Log = LogTable
+        try object.columns([Log.id: "id", Log.title: "title", Log.note: "notes", Log.startedAt: "project_date", Log.outcome: "status"])
+        let seconds = object.row[Log.durationSeconds]
+        try object.set("hours_spent", { if case .real(let value) = seconds { return .real(value / 3600) }; return .null }(), from: Log.durationSeconds.name)
+        object.use(Log.durationSeconds, Log.title)
+        try object.column(Log.createdAt, to: "date_created")
+        try object.column(Log.modifiedAt, to: "date_modified")
         // The plan it was made from, kept even when the plan itself is gone.
-        if object.row.text("recipe_id") != nil {
-            try object.column("recipe_id", to: "based_on_plan_id")
-        } else if let dangling = object.extras["danglingReferences"]?.object?["recipe_id"]?.string {
+        if object.row.text(Log.recipeID) != nil {
+            try object.column(Log.recipeID, to: "based_on_plan_id")
+        } else if let dangling = object.extras["danglingReferences"]?.object?[Log.recipeID.name]?.string {
             try object.set("based_on_plan_id", .text(dangling), from: "extras.danglingReferences")
         }
-        object.use("recipe_id", "extras.danglingReferences")
-        if let hero { try object.set("hero_image_id", .text(hero), from: "attachment.tag") } else { try object.extra("hero_image_id", to: "hero_image_id") }
+        object.use(Log.recipeID)
+        object.use(extras: "danglingReferences")
+        if let hero { try object.set("hero_image_id", .text(hero), from: "\(File.table).\(File.tag)") } else { try object.extra("hero_image_id", to: "hero_image_id") }
         try object.extras(["price_point", "sale_date", "buyer_info", "coe", "inventory_deduction_recorded", "type"])
     }
 
     /// The app's own id where the record had one: Ferry derives the canonical id of a part from
     /// its owner (the same item may sit in two lists), and keeps the legacy id as `source_key`.
     private func legacyID(_ object: inout MappedObject) throws {
-        if let key = object.row.text("source_key"), UUID(uuidString: key) != nil {
-            try object.column("source_key", to: "id")
-            object.use("id")
+        if let key = object.row.text(SharedColumns.sourceKey), UUID(uuidString: key) != nil {
+            try object.column(SharedColumns.sourceKey, to: "id")
+            object.use(SharedColumns.id)
         } else {
-            try object.column("id", to: "id")
-            object.use("source_key")
+            try object.column(SharedColumns.id, to: "id")
+            object.use(SharedColumns.sourceKey)
         }
     }
 
     private func glassItem(_ object: inout MappedObject) throws {
         try legacyID(&object)
-        try object.column("catalog_key", to: "itemNaturalKey")
-        if case .text(let quantity) = object.row["quantity"] {
+        try object.column(Material.catalogKey, to: "itemNaturalKey")
+        if case .text(let quantity) = object.row[Material.quantity] {
             guard let value = Double(quantity) else {
                 throw CoreDataWriteError(kind: .refused("quantity \"\(quantity)\" is not a number", record: object.location), file: object.file)
             }
-            try object.set("quantity", .real(value), from: "quantity")
+            try object.set("quantity", .real(value), from: Material.quantity.name)
         }
-        object.use("quantity")
-        try object.columns(["unit": "unit", "notes": "notes", "description": "freeformDescription", "position": "orderIndex"])
+        object.use(Material.quantity)
+        try object.columns([Material.unit: "unit", Material.notes: "notes", Material.description: "freeformDescription", Material.position: "orderIndex"])
         for key in ["item_stable_id", "stableId", "stable_id"] where object.extras[key] != nil {
             try object.extra(key, to: "item_stable_id")
         }

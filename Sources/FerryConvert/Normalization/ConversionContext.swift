@@ -6,7 +6,12 @@ import Foundation
 
 /// What every normalizer shares: how to read dates, where to report, whether to keep going
 /// past a bad record, and the batch being built.
-public final class ConversionContext: @unchecked Sendable {
+///
+/// Not `Sendable`: one thread reads the inputs into it (``BatchPipeline``'s reading thread, or
+/// the caller's), and hands it on only when that thread has ended. What the store's thread
+/// takes from it while it is read, a batch, moves through ``BatchSink/flush(_:)``, and the
+/// report is a ``ReportBuilder``, which owns its lock.
+public final class ConversionContext {
     public let dates: LegacyDateDecoder
     public let report: ReportBuilder
     public let keepGoing: Bool

@@ -32,6 +32,22 @@ extension SourceReader {
     }
 }
 
+/// An app whose data lives in its Core Data store only: no file of its own to recognize.
+struct StoreOnlyReader: SourceReader {
+    let app: SourceApp
+    let displayName: String
+    let storeReader: any AppStoreReader
+
+    init(app: SourceApp, displayName: String, stores: any AppStoreReader) {
+        self.app = app
+        self.displayName = displayName
+        storeReader = stores
+    }
+
+    func recognize(_ file: CandidateFile) -> RecognizedFile? { nil }
+    var stores: (any AppStoreReader)? { storeReader }
+}
+
 /// A file a reader took: what it is, and how it becomes records.
 struct RecognizedFile: Sendable, Equatable {
     let app: SourceApp

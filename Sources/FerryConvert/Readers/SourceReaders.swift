@@ -6,8 +6,8 @@ public enum SourceReaders {
         RootsReader(),
         MoltenReader(),
         BrewGuideReader(),
-        ForagerReader(),
-        PhotoAppReader(),
+        foragerReader,
+        photoAppReader,
     ]
 
     /// The names `--from` takes.

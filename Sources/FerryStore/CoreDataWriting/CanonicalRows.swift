@@ -27,10 +27,10 @@ public final class CanonicalRows {
         public let rowid: Int64
         public let values: [String: CoreDataCell]
 
-        public subscript(_ column: String) -> CoreDataCell { values[column] ?? .null }
+        package subscript(_ column: CanonicalColumn) -> CoreDataCell { values[column.name] ?? .null }
 
         /// A text column's value, nil when it is null or not text.
-        public func text(_ column: String) -> String? {
+        package func text(_ column: CanonicalColumn) -> String? {
             if case .text(let value) = self[column] { return value }
             return nil
         }
@@ -38,9 +38,9 @@ public final class CanonicalRows {
 
     /// Calls `body` with each row of `table` (those whose `column` is one of `values`, when given)
     /// in `rowid` order.
-    public func each(_ table: String, where column: String? = nil, isOneOf values: [String] = [], _ body: (Row) throws -> Void) throws {
+    package func each(_ table: String, where column: CanonicalColumn? = nil, isOneOf values: [String] = [], _ body: (Row) throws -> Void) throws {
         var sql = "SELECT rowid AS \"__rowid\", * FROM \"\(table)\""
-        if let column { sql += " WHERE \"\(column)\" IN (\(values.map { _ in "?" }.joined(separator: ", ")))" }
+        if let column { sql += " WHERE \"\(column.name)\" IN (\(values.map { _ in "?" }.joined(separator: ", ")))" }
         sql += " ORDER BY rowid"
         try read { db in
             let cursor = try GRDB.Row.fetchCursor(db, sql: sql, arguments: StatementArguments(values))
@@ -54,7 +54,7 @@ public final class CanonicalRows {
 
     /// The bytes of an attachment's content, by its `sha256`.
     public func attachmentData(sha256: String) throws -> Data? {
-        try read { db in try Data.fetchOne(db, sql: "SELECT data FROM attachment_content WHERE sha256 = ?", arguments: [sha256]) }
+        try read { db in try Data.fetchOne(db, sql: "SELECT \(AttachmentContentTable.data) FROM \(AttachmentContentTable.table) WHERE \(AttachmentContentTable.sha256) = ?", arguments: [sha256]) }
     }
 
     private func read<T>(_ body: (Database) throws -> T) throws -> T {

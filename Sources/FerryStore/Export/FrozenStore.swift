@@ -131,7 +131,7 @@ public struct FrozenStore: Sendable {
                         let bytes = UnsafeBufferPointer(start: sqlite3_column_blob(statement, index)?.assumingMemoryBound(to: UInt8.self),
                                                         count: Int(sqlite3_column_bytes(statement, index)))
                         let path = try attachment(expected, bytes)
-                        writer.appendRaw(column > 0 ? ",\"byte_count\":" : "\"byte_count\":")
+                        writer.appendRaw(column > 0 ? ",\"byte_count\":" : "\"byte_count\":")   // the bundle format's own field names
                         writer.appendInteger(Int64(bytes.count))
                         writer.appendRaw(",\"path\":")
                         writer.write(.string(path))

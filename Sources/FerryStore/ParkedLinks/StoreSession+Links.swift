@@ -6,11 +6,12 @@ import GRDB
 /// Links to records not seen yet, settled at the end of a session.
 extension StoreSession {
     /// The tables and columns a parked link can be in.
-    private static let linkFields = [("log", "recipe_id"), ("log", "project_id"), ("project", "recipe_id"), ("project", "parent_id")]
+    private static let linkFields = [(LogTable.table, LogTable.recipeID.name), (LogTable.table, LogTable.projectID.name),
+                                     (ProjectTable.table, ProjectTable.recipeID.name), (ProjectTable.table, ProjectTable.parentID.name)]
     /// Whether the record a parked link `p` names is in the store now.
     static let targetExists = """
-        ((p.target_table = 'recipe' AND EXISTS (SELECT 1 FROM recipe WHERE id = p.target))
-          OR (p.target_table = 'project' AND EXISTS (SELECT 1 FROM project WHERE id = p.target)))
+        ((p.target_table = '\(RecipeTable.table)' AND EXISTS (SELECT 1 FROM \(RecipeTable.table) WHERE \(RecipeTable.id) = p.target))
+          OR (p.target_table = '\(ProjectTable.table)' AND EXISTS (SELECT 1 FROM \(ProjectTable.table) WHERE \(ProjectTable.id) = p.target)))
         """
 
     /// Links written empty because their record had not come yet, whose record came: set, and
@@ -62,7 +63,7 @@ extension StoreSession {
             guard let total = totals[LinkKind(table: table, field: field)], total > 0 else { continue }
             var listed = 0
             let rows = try Row.fetchCursor(db, sql: """
-                SELECT t.source_file, t.source_entity, t.source_key, p.target
+                SELECT t.\(SharedColumns.sourceFile), t.\(SharedColumns.sourceEntity), t.\(SharedColumns.sourceKey), p.target
                 FROM temp.ferry_pending_link p JOIN \(table) t ON t.id = p.id
                 WHERE p.tbl = '\(table)' AND p.field = '\(field)' AND \(missing)
                 ORDER BY p.rowid LIMIT \(ReportBuilder.listLimit)

@@ -6,7 +6,7 @@ import FerryJSON
 /// of a conversion's SQL time. The schema keeps the CHECKs for every other writer, and `integrity_check`
 /// (import, restore) evaluates them. `ColumnRulesTests` keeps this list equal to the schema and
 /// each rule equal to SQLite's evaluation of the schema's own expression.
-enum ColumnRule: Equatable, Sendable {
+enum ColumnRule: Hashable, Sendable {
     /// `id TEXT … CHECK (length = 36, only 0-9 A-F and '-', '-' at 9 and 24)`: upper-case UUID text.
     case uuid
     /// `CHECK (json_valid(column))`. Ferry binds JSON it writes itself (``RowBinder/add(_:json:)``);
@@ -22,35 +22,24 @@ enum ColumnRule: Equatable, Sendable {
 }
 
 enum ColumnRules {
-    /// Per table, per column, from `StoreMigrations.v1`.
+    /// Per table, per column, from the tables' declarations (`Schema/Tables/`).
     static let byTable: [String: [String: ColumnRule]] = {
         var rules: [String: [String: ColumnRule]] = [:]
-        for table in ["recipe", "recipe_step", "project", "project_step", "log", "material_line", "tag", "technique",
-                      "reference_link", "attachment", "import_run"] {
-            rules[table, default: [:]]["id"] = .uuid
-        }
-        for table in ["recipe", "recipe_step", "project", "project_step", "log", "material_line", "catalog_item",
-                      "reference_link", "attachment"] {
-            rules[table, default: [:]]["extras"] = .json
-        }
-        rules["project", default: [:]]["recurrence"] = .json
-        rules["log_snapshot"] = ["source_type": .oneOf(["recipe", "project"]), "source_id": .uuid,
-                                 "parameters": .json, "reconstructed_fields": .json]
-        rules["import_run", default: [:]]["inputs"] = .json
-        rules["import_run", default: [:]]["counts"] = .json
-        rules["attachment_content"] = ["sha256": .sha256]
-        for (table, owners) in owners {
-            for owner in owners { rules[table, default: [:]][owner] = .owner }
+        for (table, columns) in CanonicalTables.declarations {
+            for column in columns { if let rule = column.rule { rules[table, default: [:]][column.name] = rule } }
         }
         return rules
     }()
 
     /// Tables whose rows belong to exactly one of several owners.
-    static let owners: [String: [String]] = [
-        "material_line": ["recipe_id", "recipe_step_id", "project_id", "project_step_id", "log_id"],
-        "reference_link": ["recipe_id", "project_id"],
-        "attachment": ["recipe_id", "project_id", "log_id"],
-    ]
+    static let owners: [String: [String]] = {
+        var owners: [String: [String]] = [:]
+        for (table, columns) in CanonicalTables.declarations {
+            let named = columns.filter { $0.rule == .owner }.map(\.name)
+            if !named.isEmpty { owners[table] = named }
+        }
+        return owners
+    }()
 
     /// Why `text` breaks `rule`, or nil when it holds. NULL holds every rule but `owner`, as in
     /// SQL, where a CHECK that is NULL passes.

@@ -25,6 +25,17 @@ enum StoreMigrations {
         "CHECK (\(column) IS NULL OR (length(\(column)) = 36 AND \(column) NOT GLOB '*[^0-9A-F-]*' AND substr(\(column), 9, 1) = '-' AND substr(\(column), 24, 1) = '-'))"
     }
 
+    /// A table joining owners to tag or technique names, in each owner's order.
+    private static func join(_ owner: String, _ kind: String) -> String {
+        """
+        CREATE TABLE \(owner)_\(kind) (
+          \(owner)_id TEXT NOT NULL REFERENCES \(owner)(id) ON DELETE CASCADE,
+          \(kind)_id TEXT NOT NULL REFERENCES \(kind)(id) ON DELETE CASCADE,
+          position INTEGER NOT NULL, PRIMARY KEY (\(owner)_id, \(kind)_id)
+        ) STRICT;
+        """
+    }
+
     static let v1 = """
         CREATE TABLE recipe (
           id TEXT PRIMARY KEY NOT NULL \(uuid("id")),
@@ -129,31 +140,11 @@ enum StoreMigrations {
           id TEXT PRIMARY KEY NOT NULL \(uuid("id")),
           name TEXT NOT NULL UNIQUE
         ) STRICT;
-        CREATE TABLE recipe_tag (
-          recipe_id TEXT NOT NULL REFERENCES recipe(id) ON DELETE CASCADE,
-          tag_id TEXT NOT NULL REFERENCES tag(id) ON DELETE CASCADE,
-          position INTEGER NOT NULL, PRIMARY KEY (recipe_id, tag_id)
-        ) STRICT;
-        CREATE TABLE project_tag (
-          project_id TEXT NOT NULL REFERENCES project(id) ON DELETE CASCADE,
-          tag_id TEXT NOT NULL REFERENCES tag(id) ON DELETE CASCADE,
-          position INTEGER NOT NULL, PRIMARY KEY (project_id, tag_id)
-        ) STRICT;
-        CREATE TABLE log_tag (
-          log_id TEXT NOT NULL REFERENCES log(id) ON DELETE CASCADE,
-          tag_id TEXT NOT NULL REFERENCES tag(id) ON DELETE CASCADE,
-          position INTEGER NOT NULL, PRIMARY KEY (log_id, tag_id)
-        ) STRICT;
-        CREATE TABLE project_technique (
-          project_id TEXT NOT NULL REFERENCES project(id) ON DELETE CASCADE,
-          technique_id TEXT NOT NULL REFERENCES technique(id) ON DELETE CASCADE,
-          position INTEGER NOT NULL, PRIMARY KEY (project_id, technique_id)
-        ) STRICT;
-        CREATE TABLE log_technique (
-          log_id TEXT NOT NULL REFERENCES log(id) ON DELETE CASCADE,
-          technique_id TEXT NOT NULL REFERENCES technique(id) ON DELETE CASCADE,
-          position INTEGER NOT NULL, PRIMARY KEY (log_id, technique_id)
-        ) STRICT;
+        \(join("recipe", "tag"))
+        \(join("project", "tag"))
+        \(join("log", "tag"))
+        \(join("project", "technique"))
+        \(join("log", "technique"))
         CREATE INDEX recipe_tag_tag ON recipe_tag(tag_id);
         CREATE INDEX project_tag_tag ON project_tag(tag_id);
         CREATE INDEX log_tag_tag ON log_tag(tag_id);

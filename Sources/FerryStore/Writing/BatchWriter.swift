@@ -59,16 +59,6 @@ struct BatchWriter {
         tape.begin(source)
     }
 
-    /// Takes one row of `shape` onto the tape, its values given by `bind`, and counts it.
-    mutating func add(_ shape: UpsertShape, _ bind: (inout RowBinder) -> Void) {
-        count(shape, key: tape.add(shape, bind))
-    }
-
-    /// As ``add(_:_:)``, with `record` handed to `bind` rather than captured (no copy of it).
-    mutating func add<Record>(_ shape: UpsertShape, for record: Record, _ bind: (inout RowBinder, Record) -> Void) {
-        count(shape, key: tape.add(shape, for: record, bind))
-    }
-
     private mutating func count(_ shape: UpsertShape, key: String?) {
         if let key {
             written[shape.table, default: []].insert(key)
@@ -98,46 +88,35 @@ struct BatchWriter {
         written.merge(other.written) { mine, theirs in mine.union(theirs) }
     }
 
-    /// Upserts one row of `shape`, its values bound by `bind`, and counts it.
-    mutating func upsert(_ shape: UpsertShape, db: Database, _ bind: (inout RowBinder) -> Void) throws {
-        add(shape, bind)
+    /// Takes one row of a canonical table, bound from `record` as the table declares, and counts it.
+    mutating func add<Record>(_ shape: TableShape<Record>, _ record: Record) {
+        count(shape, key: tape.add(shape, for: record) { row, record in shape.row.bind(&row, record) })
+    }
+
+    /// Upserts one row of a canonical table and counts it.
+    mutating func upsert<Record>(_ shape: TableShape<Record>, _ record: Record, db: Database) throws {
+        add(shape, record)
         try play(db: db)
     }
 
-    func delete(_ table: String, where column: String, _ id: String, db: Database) throws {
+    func delete(_ table: String, where column: CanonicalColumn, _ id: String, db: Database) throws {
         guard !fresh else { return }
-        try db.cachedStatement(sql: "DELETE FROM \(table) WHERE \(column) = ?").execute(arguments: [id])
+        try db.cachedStatement(sql: "DELETE FROM \(table) WHERE \(column.name) = ?").execute(arguments: [id])
     }
 
     static func json(_ object: JSONObject) -> String { object.isEmpty ? "{}" : JSONWriter.string(.object(object)) }
 
     mutating func insertContent(sha256: String, data: Data, db: Database) throws {
-        try upsert(RowShapes.attachmentContent, db: db) { row in
-            row.add("sha256", sha256)
-            row.add("data", data)
-        }
+        try upsert(RowShapes.attachmentContent, (sha256, data), db: db)
     }
 
     mutating func write(_ item: CatalogItem, db: Database) throws {
-        try upsert(RowShapes.catalogItem, db: db) { row in
-            row.add("natural_key", item.naturalKey)
-            row.add("source_app", item.source.app.rawValue)
-            row.add("source_file", item.source.file)
-            row.add("name", item.name)
-            row.add("manufacturer", item.manufacturer)
-            row.add("code", item.code)
-            row.add("extras", json: .object(item.extras))
-        }
+        try upsert(RowShapes.catalogItem, item, db: db)
     }
 
     mutating func writeRun(version: String, inputs: JSONValue, db: Database) throws {
         let inputsText = JSONWriter.string(inputs)
         let countsText = JSONWriter.string(.object(JSONObject(counts.sorted { $0.key < $1.key }.map { ($0.key, .integer($0.value)) })))
-        try upsert(RowShapes.importRun, db: db) { row in
-            row.add("id", StableID.make("import-run", version, inputsText))
-            row.add("ferry_version", version)
-            row.add("inputs", inputsText)
-            row.add("counts", countsText)
-        }
+        try upsert(RowShapes.importRun, (StableID.make("import-run", version, inputsText), version, inputsText, countsText), db: db)
     }
 }

@@ -6,7 +6,7 @@ import GRDBSQLite
 /// The SQL of one kind of upsert: a table, its columns in binding order, and the key that
 /// decides a conflict. Shapes are made once (they are static), so that writing a row builds no
 /// SQL and no strings.
-final class UpsertShape: Sendable {
+class UpsertShape: @unchecked Sendable {
     let table: String
     let columns: [String]
     let sql: String
@@ -16,7 +16,7 @@ final class UpsertShape: Sendable {
     let rules: [ColumnRule?]
 
     /// - Parameter conflict: the key that decides a conflict; nil for a plain insert.
-    init(_ table: String, _ columns: [String], conflict: [String]? = ["id"], shared: Bool = false) {
+    init(_ table: String, _ columns: [String], rules: [ColumnRule?]? = nil, conflict: [String]?, shared: Bool = false) {
         self.table = table
         self.columns = columns
         let insert = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
@@ -29,19 +29,32 @@ final class UpsertShape: Sendable {
         }
         precondition(!shared || conflict?.count == 1, "a shared table is counted by a one-column key")
         sharedKeyIndex = shared ? conflict.flatMap { columns.firstIndex(of: $0[0]) }.map { Int32($0 + 1) } : nil
-        let tableRules = ColumnRules.byTable[table.replacingOccurrences(of: "temp.", with: "")] ?? [:]
-        rules = columns.map { tableRules[$0] }
+        self.rules = rules ?? columns.map { _ in nil }
         // A row names exactly one owner: the columns it leaves out are NULL.
-        precondition(ColumnRules.owners[table].map { owners in columns.filter(owners.contains).count == 1 } ?? true,
-                     "\(table): a shape binds exactly one owner column")
+        precondition(self.rules.filter { $0 == .owner }.count <= 1, "\(table): a shape binds exactly one owner column")
+    }
+}
+
+/// The upsert of a canonical table's rows, bound from records of `Record` as the table's
+/// declaration says (``TableRow``).
+final class TableShape<Record>: UpsertShape, @unchecked Sendable {
+    let row: TableRow<Record>
+
+    /// - Parameters:
+    ///   - key: the key that decides a conflict, by default the table's first column.
+    ///   - plainInsert: no conflict is decided: every row is new.
+    init(_ row: TableRow<Record>, key: [CanonicalColumn]? = nil, plainInsert: Bool = false, shared: Bool = false) {
+        self.row = row
+        let conflict = plainInsert ? nil : (key ?? Array(row.columns.prefix(1))).map(\.name)
+        super.init(row.table, row.columns.map(\.name), rules: row.columns.map(\.rule), conflict: conflict, shared: shared)
     }
 }
 
 /// Takes one row's values in the shape's column order onto a ``RowTape``, to be bound straight
 /// through SQLite's C API when the tape is played: a conversion writes millions of rows, and
 /// GRDB's `StatementArguments` boxes every value in an existential first (a fifth of the
-/// conversion's time when measured). Each value names its column, and debug builds check the
-/// name against the shape, so the order cannot drift.
+/// conversion's time when measured). The values come in the order of the table's declaration
+/// (``TableRow``), the order its shape's statement binds.
 ///
 /// Text and JSON go into the tape's byte buffer, which outlives the statement's step, so that
 /// SQLite does not allocate and copy every value again (`SQLITE_STATIC`).
@@ -59,14 +72,13 @@ struct RowBinder {
         self.tape = tape
     }
 
-    private mutating func next(_ column: String) {
+    private mutating func next() {
         index += 1
-        assert(Int(index) <= shape.columns.count && shape.columns[Int(index) - 1] == column,
-               "\(shape.table): value for \(column) bound at position \(index)")
+        assert(Int(index) <= shape.columns.count, "\(shape.table): more values than its \(shape.columns.count) columns")
     }
 
-    mutating func add(_ column: String, _ value: String?) {
-        next(column)
+    mutating func add(_ value: String?) {
+        next()
         guard var value else { return addNull() }
         if index == shape.sharedKeyIndex { key = value }
         let start = tape.bytes.count
@@ -77,8 +89,8 @@ struct RowBinder {
 
     /// JSON written straight into the tape by ``JSONWriter``: valid by construction, and no
     /// `String` is made for it.
-    mutating func add(_ column: String, json value: JSONValue?) {
-        next(column)
+    mutating func add(json value: JSONValue?) {
+        next()
         guard let value else { return addNull() }
         let start = tape.bytes.count
         tape.json.append(value, to: &tape.bytes)
@@ -101,27 +113,27 @@ struct RowBinder {
         violation = "CHECK constraint failed: \(shape.table).\(column) \(reason)"
     }
 
-    mutating func add(_ column: String, _ value: Int64?) {
-        next(column)
+    mutating func add(_ value: Int64?) {
+        next()
         tape.values.append(value.map { .integer($0) } ?? .null)
     }
 
-    mutating func add(_ column: String, _ value: Int?) {
-        add(column, value.map { Int64($0) })
+    mutating func add(_ value: Int?) {
+        add(value.map { Int64($0) })
     }
 
     /// Booleans are stored as 0 and 1.
-    mutating func add(_ column: String, _ value: Bool?) {
-        add(column, value.map { Int64($0 ? 1 : 0) })
+    mutating func add(_ value: Bool?) {
+        add(value.map { Int64($0 ? 1 : 0) })
     }
 
-    mutating func add(_ column: String, _ value: Double?) {
-        next(column)
+    mutating func add(_ value: Double?) {
+        next()
         tape.values.append(value.map { .real($0) } ?? .null)
     }
 
-    mutating func add(_ column: String, _ value: Data) {
-        next(column)
+    mutating func add(_ value: Data) {
+        next()
         let start = tape.bytes.count
         tape.bytes.append(contentsOf: value)
         tape.values.append(.blob(start: start, count: value.count))

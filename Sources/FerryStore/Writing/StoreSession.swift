@@ -213,12 +213,12 @@ public final class StoreSession {
                 if count + 1 == ReportBuilder.listLimit { kindsToList -= 1 }
             }
             _ = tape.add(Self.pendingLink) { row in
-                row.add("tbl", link.table)
-                row.add("id", link.id)
-                row.add("field", link.field)
-                row.add("target", link.target)
-                row.add("target_table", link.targetTable)
-                row.add("with_snapshot", link.withSnapshot)
+                row.add(link.table)
+                row.add(link.id)
+                row.add(link.field)
+                row.add(link.target)
+                row.add(link.targetTable)
+                row.add(link.withSnapshot)
             }
             if tape.rows.count >= 5_000 { try player.play(&tape, db: db) }
             return !onlyListed || kindsToList > 0
@@ -243,7 +243,11 @@ public final class StoreSession {
             if snapshot != before { filled.append((log, snapshot)) }
         }
         for (log, snapshot) in filled {
-            try db.execute(sql: "UPDATE log_snapshot SET title = ?, method = ?, kind = ?, parameters = ?, is_reconstructed = 1, reconstructed_fields = ? WHERE log_id = ?",
+            typealias Snapshot = LogSnapshotTable
+            try db.execute(sql: """
+                UPDATE \(Snapshot.table) SET \(Snapshot.title) = ?, \(Snapshot.method) = ?, \(Snapshot.kind) = ?, \(Snapshot.parameters) = ?,
+                       \(Snapshot.isReconstructed) = 1, \(Snapshot.reconstructedFields) = ? WHERE \(Snapshot.logID) = ?
+                """,
                            arguments: [snapshot.title, snapshot.method, snapshot.kind, BatchWriter.json(snapshot.parameters),
                                        JSONWriter.string(.array(snapshot.reconstructedFields.map { .string($0) })), log])
         }

@@ -60,7 +60,7 @@ extension BrewGuideNormalizer {
     /// A brew log without a timestamp keeps the input file's time as its created and modified
     /// times: reported, and marked on the row.
     func fileTimeStandsIn(for log: inout Log, file: String) {
-        context.synthesized(["created_at", "modified_at"], table: "log", from: "modification time of \(context.fileName(file))",
+        context.synthesized([SynthesizedTimes.createdAt, SynthesizedTimes.modifiedAt], table: "log", from: "modification time of \(context.fileName(file))",
                             marking: &log.synthesizedTimes)
     }
 }

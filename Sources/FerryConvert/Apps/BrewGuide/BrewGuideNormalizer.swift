@@ -142,9 +142,9 @@ struct BrewGuideNormalizer {
         if let bloom = try fields.double("bloomRatio") ?? outer.double("bloomRatio") {
             recipe.parameters.append(RecipeParameter(name: "bloomRatio", value: bloom, unit: "ratio"))
         }
-        for (key, field) in [("createdAt", "created_at"), ("modifiedAt", "modified_at")] {
+        for (key, field) in [("createdAt", SynthesizedTimes.createdAt), ("modifiedAt", SynthesizedTimes.modifiedAt)] {
             if let time = try fields.date(key) {
-                if field == "created_at" { recipe.createdAt = time } else { recipe.modifiedAt = time }
+                if field == SynthesizedTimes.createdAt { recipe.createdAt = time } else { recipe.modifiedAt = time }
             } else {
                 context.synthesized([field], table: "recipe", from: "modification time of \(context.fileName(file))", marking: &recipe.synthesizedTimes)
             }

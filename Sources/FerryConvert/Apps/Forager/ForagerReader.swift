@@ -6,14 +6,7 @@ extension SourceApp {
 }
 
 /// Forager's data lives in its Core Data store only.
-struct ForagerReader: SourceReader {
-    let app = SourceApp.forager
-    let displayName = "Forager"
-
-    func recognize(_ file: CandidateFile) -> RecognizedFile? { nil }
-
-    var stores: (any AppStoreReader)? { ForagerStores() }
-}
+let foragerReader = StoreOnlyReader(app: .forager, displayName: "Forager", stores: ForagerStores())
 
 struct ForagerStores: AppStoreReader {
     func recognizes(entities: Set<String>) -> Bool {

@@ -157,14 +157,14 @@ struct ForagerStoreReader {
         if let date {
             created = date
             modified = date
-            context.synthesized(["modified_at"], table: table, from: "the creation date (Forager keeps no modification date)", marking: &marks)
+            context.synthesized([SynthesizedTimes.modifiedAt], table: table, from: "the creation date (Forager keeps no modification date)", marking: &marks)
         } else {
             synthesizedTimes(table: table, marking: &marks)
         }
     }
 
     private func synthesizedTimes(table: String, marking marks: inout [String: String]) {
-        context.synthesized(["created_at", "modified_at"], table: table, from: "modification time of \(index.fileName)", marking: &marks)
+        context.synthesized([SynthesizedTimes.createdAt, SynthesizedTimes.modifiedAt], table: table, from: "modification time of \(index.fileName)", marking: &marks)
     }
 
     private func finish(_ project: inout Project, _ extras: JSONObject, entity: String) {

@@ -52,7 +52,7 @@ extension MoltenNormalizer {
         var fields = fields
         let manufacturer = try fields.string("manufacturer")
         let code = try fields.string("code", "sku")
-        let stored = try fields.string("stable_id", "natural_key", "naturalKey")
+        let stored = try fields.string("stable_id", "natural_key", "naturalKey")   // Molten's own field names
         let key: String
         if let stored, !stored.isEmpty {
             key = stored

@@ -29,7 +29,7 @@ extension MoltenNormalizer {
             var line = MaterialLine(id: StableID.make("molten", ownerID, "material", legacyID ?? String(index)), position: position)
             // The natural key names the catalog item; a stable id only when there is no natural key
             // (a different one stays in the extras under its own name).
-            let natural = try item.string("naturalKey", "itemNaturalKey", "item_natural_key", "natural_key")
+            let natural = try item.string("naturalKey", "itemNaturalKey", "item_natural_key", "natural_key")   // Molten's own field names
             let stableKeys = ["stableId", "item_stable_id", "stable_id"]
             if natural == nil {
                 line.catalogKey = try item.string(stableKeys[0], stableKeys[1], stableKeys[2])

@@ -25,7 +25,7 @@ struct MoltenNormalizer {
         recipe.category = try fields.string("planType", "plan_type", "project_type", "projectType")
         recipe.difficulty = try fields.string("difficultyLevel", "difficulty_level")
         recipe.estimatedMinutes = try fields.double("estimatedTime", "estimated_time").map { $0 / 60 }
-        recipe.isArchived = try fields.bool("isArchived", "is_archived") ?? false
+        recipe.isArchived = try fields.bool("isArchived", "is_archived") ?? false   // Molten's own field names
         recipe.lastUsedAt = try fields.date("lastUsedDate", "last_used_date")
         recipe.usageCount = try fields.integer("timesUsed", "times_used")
         try times(&fields, created: &recipe.createdAt, modified: &recipe.modifiedAt, table: "recipe", marking: &recipe.synthesizedTimes)
@@ -85,8 +85,8 @@ struct MoltenNormalizer {
             var step = RecipeStep(id: id, position: position)
             step.title = try fields.string("title")
             step.instruction = try fields.string("description", "step_description", "stepDescription")
-            step.estimatedMinutes = try fields.double("estimatedMinutes", "estimated_minutes")
-            step.imageID = try fields.uuid("imageId", "image_id")
+            step.estimatedMinutes = try fields.double("estimatedMinutes", "estimated_minutes")   // Molten's own field names
+            step.imageID = try fields.uuid("imageId", "image_id")   // Molten's own field names
             step.sourceKey = legacyID
             step.materials = try materials(fields.children(["glassItemsNeeded", "glass_items_needed_data", "glassItems"], entity: "StepGlassItem",
                                                            ownerKey: legacyID, resolver: resolver), ownerID: id)
@@ -139,8 +139,8 @@ struct MoltenNormalizer {
         let createdValue = try fields.date("dateCreated", "date_created")
         let modifiedValue = try fields.date("dateModified", "date_modified")
         let from = "modification time of \((fields.location.file as NSString).lastPathComponent)"
-        if let createdValue { created = createdValue } else { context.synthesized(["created_at"], table: table, from: from, marking: &marks) }
-        if let value = modifiedValue ?? createdValue { modified = value } else { context.synthesized(["modified_at"], table: table, from: from, marking: &marks) }
+        if let createdValue { created = createdValue } else { context.synthesized([SynthesizedTimes.createdAt], table: table, from: from, marking: &marks) }
+        if let value = modifiedValue ?? createdValue { modified = value } else { context.synthesized([SynthesizedTimes.modifiedAt], table: table, from: from, marking: &marks) }
     }
 
     /// `plan.json` outside an export: one plan object (or several, as an array or NDJSON).

@@ -6,14 +6,7 @@ extension SourceApp {
 }
 
 /// PhotoApp's swipe sessions and photo actions live in its Core Data store only.
-struct PhotoAppReader: SourceReader {
-    let app = SourceApp.photoapp
-    let displayName = "PhotoApp"
-
-    func recognize(_ file: CandidateFile) -> RecognizedFile? { nil }
-
-    var stores: (any AppStoreReader)? { PhotoAppStores() }
-}
+let photoAppReader = StoreOnlyReader(app: .photoapp, displayName: "PhotoApp", stores: PhotoAppStores())
 
 struct PhotoAppStores: AppStoreReader {
     func recognizes(entities: Set<String>) -> Bool {

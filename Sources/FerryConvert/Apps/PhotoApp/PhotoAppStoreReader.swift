@@ -86,6 +86,6 @@ struct PhotoAppStoreReader {
     }
 
     private func synthesizedTimes(table: String = "project", marking marks: inout [String: String]) {
-        context.synthesized(["created_at", "modified_at"], table: table, from: "modification time of \(index.fileName)", marking: &marks)
+        context.synthesized([SynthesizedTimes.createdAt, SynthesizedTimes.modifiedAt], table: table, from: "modification time of \(index.fileName)", marking: &marks)
     }
 }

@@ -72,7 +72,7 @@ extension RootsNormalizer {
         let created = try fields.date("createdAt"), updated = try fields.date("updatedAt")
         if let created { project.createdAt = created }
         if let updated { project.modifiedAt = updated }
-        let standIns = (created == nil ? ["created_at"] : []) + (updated == nil ? ["modified_at"] : [])
+        let standIns = (created == nil ? [SynthesizedTimes.createdAt] : []) + (updated == nil ? [SynthesizedTimes.modifiedAt] : [])
         if !standIns.isEmpty { syntheticTimes("project", file: fields.location.file, fields: standIns, marking: &project.synthesizedTimes) }
         var extras = fields.extras
         if let course, project.parentID != course { extras["courseId"] = .string(course) }
@@ -140,7 +140,7 @@ extension RootsNormalizer {
     /// Roots' JSON has no created or modified times: the file's modification time stands in.
     /// - Parameter fields: the time columns the file's time stands in for (both unless the
     ///   record had one of its own).
-    func syntheticTimes(_ table: String, file: String, fields: [String] = ["created_at", "modified_at"],
+    func syntheticTimes(_ table: String, file: String, fields: [String] = [SynthesizedTimes.createdAt, SynthesizedTimes.modifiedAt],
                         marking marks: inout [String: String]) {
         context.synthesized(fields, table: table, from: "modification time of \((file as NSString).lastPathComponent) (Roots keeps no timestamps)",
                             marking: &marks)

@@ -34,7 +34,7 @@ extension RootsNormalizer {
         project.isLocked = try fields.bool("isLocked") ?? false
         let edited = try fields.date("userEditedAt")
         if let edited { project.modifiedAt = edited }
-        syntheticTimes("project", file: file, fields: edited == nil ? ["created_at", "modified_at"] : ["created_at"], marking: &project.synthesizedTimes)
+        syntheticTimes("project", file: file, fields: edited == nil ? [SynthesizedTimes.createdAt, SynthesizedTimes.modifiedAt] : [SynthesizedTimes.createdAt], marking: &project.synthesizedTimes)
         finish(fields.extras, entity: kind == "study-session" ? "StoredScheduledSession" : "StoredOverflowSession", &project, keyPath: \.extras)
         context.batch.projects.append(project)
     }

@@ -63,7 +63,7 @@ extension RootsNormalizer {
         if let started = log.startedAt { log.createdAt = started }
         if let ended = log.endedAt ?? log.startedAt { log.modifiedAt = ended }
         if log.startedAt == nil {
-            syntheticTimes("log", file: file, fields: log.endedAt == nil ? ["created_at", "modified_at"] : ["created_at"], marking: &log.synthesizedTimes)
+            syntheticTimes("log", file: file, fields: log.endedAt == nil ? [SynthesizedTimes.createdAt, SynthesizedTimes.modifiedAt] : [SynthesizedTimes.createdAt], marking: &log.synthesizedTimes)
         }
         // The session stores no copy of its activity: the linker fills the snapshot from it.
         if let activity = log.projectID { log.snapshot = LogSnapshot(sourceType: "project", sourceID: activity) }

@@ -1,0 +1,64 @@
+import FerryCanonical
+@testable import FerryStore
+import FerryTestSupport
+import Foundation
+import GRDB
+import Testing
+
+/// Each canonical table is declared once (`Sources/FerryStore/Schema/Tables/`): the migrations
+/// make exactly what is declared, the writer's statements come from it, and the few column
+/// names the layers below the store use are declared ones.
+@Suite struct CanonicalTablesTests {
+    let directory = TemporaryDirectory("ferry-tables")
+
+    func emptyStore() throws -> DatabaseQueue {
+        let path = directory.url.appendingPathComponent("empty-\(UUID().uuidString).ferry").path
+        try CanonicalStore(path: path).close()
+        return try DatabaseQueue(path: path)
+    }
+
+    @Test func theMigrationsMakeExactlyTheDeclaredTablesAndColumns() throws {
+        let queue = try emptyStore()
+        defer { try? queue.close() }
+        let tables = try queue.read {
+            try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations'")
+        }
+        #expect(Set(tables) == Set(CanonicalTables.all))
+        #expect(CanonicalTables.all.count == 20)
+        for (table, columns) in CanonicalTables.declarations {
+            let made = try queue.read { db in
+                try Row.fetchAll(db, sql: "PRAGMA table_info(\(table))").map { row -> String in
+                    let required = (row["notnull"] as Int) == 1
+                    return "\(row["name"] as String) \(row["type"] as String)\(required ? " NOT NULL" : "")"
+                }
+            }
+            let declared = columns.map { "\($0.name) \($0.type.rawValue)\($0.required ? " NOT NULL" : "")" }
+            #expect(made == declared, "\(table): the migrations and the declaration differ")
+        }
+    }
+
+    @Test func everyDeclaredTableHasItsWritersStatement() {
+        var shaped: Set<String> = [RowShapes.recipe.table, RowShapes.recipeParameter.table, RowShapes.recipeStep.table, RowShapes.project.table,
+                                   RowShapes.projectStep.table, RowShapes.log.table, RowShapes.logSnapshot.table, RowShapes.tag.table,
+                                   RowShapes.technique.table, RowShapes.catalogItem.table, RowShapes.attachmentContent.table,
+                                   RowShapes.importRun.table]
+        for shapes in [RowShapes.materialLine.values.map(\.table), RowShapes.referenceLink.values.map(\.table),
+                       RowShapes.attachment.values.map(\.table), RowShapes.nameJoins.values.map(\.table)] {
+            shaped.formUnion(shapes)
+        }
+        #expect(shaped == Set(CanonicalTables.all))
+        // A part's statement binds its own columns and exactly one owner.
+        let material = RowShapes.materialLine[MaterialLineTable.logID.name]
+        #expect(material?.columns == ["id", "log_id", "position", "catalog_key", "description", "quantity", "unit", "notes", "source_key", "extras"])
+        #expect(RowShapes.newLog.sql.hasPrefix("INSERT INTO log (id, source_app,") && !RowShapes.newLog.sql.contains("ON CONFLICT"))
+        #expect(RowShapes.log.sql.contains("ON CONFLICT(id) DO UPDATE SET source_app = excluded.source_app"))
+    }
+
+    /// FerryCanonical, below the store, marks made-up times by their column's name.
+    @Test func theNamesTheModelLayerUsesAreDeclaredColumns() {
+        for (table, columns) in CanonicalTables.declarations where [RecipeTable.table, ProjectTable.table, LogTable.table].contains(table) {
+            let names = Set(columns.map(\.name))
+            #expect(names.contains(SynthesizedTimes.createdAt) && names.contains(SynthesizedTimes.modifiedAt), "\(table)")
+        }
+    }
+}
