@@ -52,7 +52,7 @@ public struct ConversionJob {
         }
         let report = ReportBuilder(store: store, dryRun: dryRun)
         // Read what the inputs are before anything is written or backed up: a wrong input fails here.
-        let scanned = try InputScanner(from: options.from).scan(inputs)
+        let scanned = try InputScanner(from: options.from, openArchive: options.openArchive).scan(inputs)
         guard !scanned.isEmpty else {
             throw ConversionError(.notRecognized("nothing to convert: no files in it"), at: RecordLocation(file: inputs.joined(separator: ", ")))
         }

@@ -64,7 +64,7 @@ public struct Converter {
     ///   - sink: takes batches as large inputs fill them; without one the whole batch is kept.
     ///   - ledger: keeps claimed ids past ``ConversionOptions/claimsInMemory``; without one all stay in memory.
     public func convert(_ inputs: [String], report: ReportBuilder, sink: BatchSink? = nil, ledger: ClaimLedger? = nil) throws -> ConversionContext {
-        try convert(scanned: InputScanner(from: options.from).scan(inputs), report: report, sink: sink, ledger: ledger)
+        try convert(scanned: InputScanner(from: options.from, openArchive: options.openArchive).scan(inputs), report: report, sink: sink, ledger: ledger)
     }
 
     /// Converts inputs already scanned (``InputScanner/scan(_:)``), as ``convert(_:report:sink:ledger:)`` does.

@@ -1,4 +1,5 @@
 import FerryCanonical
+import FerryFiles
 import FerryJSON
 import FerryCoreData
 import Foundation
@@ -24,9 +25,12 @@ typealias ScannedInput = (path: String, kind: InputKind, named: Bool)
 
 struct InputScanner {
     var from: SourceApp?
+    /// Lets readers look into zip archives to tell whose they are.
+    var openArchive: ArchiveOpener?
 
-    init(from: SourceApp? = nil) {
+    init(from: SourceApp? = nil, openArchive: ArchiveOpener? = nil) {
         self.from = from
+        self.openArchive = openArchive
     }
 
     /// `(path, kind, named)`: `named` is true for files given directly, which are converted
@@ -72,7 +76,7 @@ struct InputScanner {
     /// With `from`, only that app's reader is asked, and a file another app's reader knows is
     /// named as that app's, not converted as the wrong one.
     func classify(_ path: String, named: Bool) -> InputKind {
-        let file = CandidateFile(path: path)
+        let file = CandidateFile(path: path, openArchive: openArchive)
         if file.hasHeader("SQLite format 3\0") { return .store }
         if ["-wal", "-shm", "-journal"].contains(where: file.lowercasedName.hasSuffix) { return .sidecar }
         let readers = from.map { from in SourceReaders.all.filter { $0.app == from } } ?? SourceReaders.all

@@ -1,3 +1,4 @@
+import FerryFiles
 import FerryJSON
 import Foundation
 
@@ -7,9 +8,11 @@ final class CandidateFile {
     let path: String
     let name: String
     let lowercasedName: String
+    private let openArchive: ArchiveOpener?
 
-    init(path: String) {
+    init(path: String, openArchive: ArchiveOpener? = nil) {
         self.path = path
+        self.openArchive = openArchive
         name = (path as NSString).lastPathComponent
         lowercasedName = name.lowercased()
     }
@@ -22,8 +25,22 @@ final class CandidateFile {
     }()
 
     func hasHeader(_ magic: String) -> Bool {
-        header.map { $0.starts(with: Data(magic.utf8)) } ?? false
+        hasHeader(bytes: Array(magic.utf8))
     }
+
+    func hasHeader(bytes magic: [UInt8]) -> Bool {
+        header.map { $0.starts(with: magic) } ?? false
+    }
+
+    /// Whether it starts as a gzip member does.
+    var isGzip: Bool { hasHeader(bytes: [0x1F, 0x8B]) }
+
+    /// Whether it starts as a zip archive does.
+    var isZip: Bool { hasHeader("PK\u{3}\u{4}") || hasHeader("PK\u{5}\u{6}") }
+
+    /// The data files of a zip (Finder's additions left out); nil for anything else or a zip
+    /// that cannot be read.
+    private(set) lazy var archiveNames: [String]? = isZip ? ZipEntries.names(path, open: openArchive) : nil
 
     /// Whether the name says JSON: `.json`, `.ndjson`, `.jsonl`.
     var isNamedJSON: Bool {

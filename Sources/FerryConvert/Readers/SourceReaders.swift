@@ -1,13 +1,16 @@
 import FerryCanonical
 
-/// Every app and format Ferry reads, in the order a store's entities are matched.
+/// Every app and format Ferry reads. The order is the order of asking: a store goes to the
+/// first app whose entities it has (PhotoApp's and BrewGuide's are the most particular), and a
+/// file to the first reader that knows it (a `.molten` export before a name Roots knows).
 public enum SourceReaders {
     static let all: [any SourceReader] = [
-        RootsReader(),
-        MoltenReader(),
-        BrewGuideReader(),
-        foragerReader,
         photoAppReader,
+        BrewGuideReader(),
+        MoltenReader(),
+        foragerReader,
+        RootsReader(),
+        PaprikaReader(),
     ]
 
     /// The names `--from` takes.

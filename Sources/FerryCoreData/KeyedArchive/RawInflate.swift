@@ -13,10 +13,12 @@ enum RawInflate {
     /// Not a zlib code: the output passed `maximumOutput`.
     private static let tooLarge: Int32 = .min
 
-    static func decompress(_ data: Data, maximumOutput: Int = 64 << 20) throws(Failure) -> Data {
+    /// - Parameter gzip: the data is a gzip member (RFC 1952: header, DEFLATE, CRC-32 checked by zlib).
+    static func decompress(_ data: Data, maximumOutput: Int = 64 << 20, gzip: Bool = false) throws(Failure) -> Data {
         var stream = z_stream()
-        // Negative window bits: raw DEFLATE, no header or checksum (zlib's inflateInit2 is a macro).
-        guard inflateInit2_(&stream, -MAX_WBITS, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+        // Negative window bits: raw DEFLATE, no header or checksum; 16 more: gzip's header and
+        // trailer (zlib's inflateInit2 is a macro).
+        guard inflateInit2_(&stream, gzip ? 16 + MAX_WBITS : -MAX_WBITS, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
             throw Failure(reason: "zlib cannot start inflating")
         }
         defer { inflateEnd(&stream) }
@@ -45,7 +47,29 @@ enum RawInflate {
         case Z_OK, Z_BUF_ERROR: throw Failure(reason: "the compressed data ends early")
         default:
             let message = stream.msg.map { String(cString: $0) } ?? "zlib error \(status)"
-            throw Failure(reason: "invalid DEFLATE data: \(message)")
+            throw Failure(reason: "invalid \(gzip ? "gzip" : "DEFLATE") data: \(message)")
         }
     }
+}
+
+/// gzip (`.gz`, Paprika's recipe files) for the readers, which link zlib but not libarchive.
+public enum Gzip {
+    /// Whether data starts as a gzip member does.
+    public static func isGzip(_ data: Data) -> Bool {
+        data.count >= 2 && data[data.startIndex] == 0x1F && data[data.startIndex + 1] == 0x8B
+    }
+
+    /// The decompressed bytes; fails with a reason for damaged data or output past `maximumOutput`.
+    public static func decompress(_ data: Data, maximumOutput: Int) throws -> Data {
+        do {
+            return try RawInflate.decompress(data, maximumOutput: maximumOutput, gzip: true)
+        } catch {
+            throw GzipError(reason: error.reason)
+        }
+    }
+}
+
+public struct GzipError: Error, Sendable, CustomStringConvertible {
+    public let reason: String
+    public var description: String { reason }
 }

@@ -83,7 +83,7 @@ extension MoltenNormalizer {
             let fileExtension = item.peek("fileExtension", "file_extension")?.string ?? "jpg"
             let name = try item.string("file_name", "fileName") ?? legacyID.map { "\($0).\(fileExtension)" }
             attachment.name = name
-            attachment.mediaType = Self.mediaType(ofExtension: fileExtension)
+            attachment.mediaType = AttachmentFiles.mediaType(ofExtension: fileExtension)
             attachment.addedAt = try item.date("dateAdded", "date_added")
             if let legacyID, legacyID == heroID { attachment.tag = "hero" }
             attachment.sourceKey = legacyID
@@ -100,7 +100,7 @@ extension MoltenNormalizer {
         for (name, data) in files.sorted(by: { $0.key < $1.key }) where !named.contains(name) {
             var attachment = Attachment(id: StableID.make("molten", ownerID, "image-file", name), position: result.count)
             attachment.name = name
-            attachment.mediaType = Self.mediaType(ofExtension: (name as NSString).pathExtension)
+            attachment.mediaType = AttachmentFiles.mediaType(ofExtension: (name as NSString).pathExtension)
             attach(data, to: &attachment)
             result.append(attachment)
         }
@@ -108,20 +108,6 @@ extension MoltenNormalizer {
     }
 
     private func attach(_ data: Data, to attachment: inout Attachment) {
-        let digest = Hex.lowercase(SHA256.hash(data: data))
-        attachment.sha256 = digest
-        attachment.byteCount = Int64(data.count)
-        context.batch.attachmentContents[digest] = data
-    }
-
-    static func mediaType(ofExtension fileExtension: String) -> String? {
-        switch fileExtension.lowercased() {
-        case "jpg", "jpeg": return "image/jpeg"
-        case "png": return "image/png"
-        case "heic": return "image/heic"
-        case "gif": return "image/gif"
-        case "webp": return "image/webp"
-        default: return nil
-        }
+        AttachmentFiles.attach(data, to: &attachment, context: context)
     }
 }
