@@ -11,6 +11,8 @@ public enum SourceReaders {
         foragerReader,
         RootsReader(),
         PaprikaReader(),
+        NextcloudReader(),
+        SchemaOrgReader(),
     ]
 
     /// The names `--from` takes.

@@ -1,0 +1,46 @@
+import FerryCanonical
+import Foundation
+
+extension SourceApp {
+    public static let nextcloud = SourceApp("nextcloud")
+}
+
+/// Nextcloud Cookbook: a folder (or a zip of it) of recipe folders, each a `recipe.json`
+/// (schema.org JSON-LD, as the app stores it) and its `full.jpg`.
+struct NextcloudReader: SourceReader {
+    let app = SourceApp.nextcloud
+    let displayName = "Nextcloud Cookbook"
+    let fileKinds = ["Nextcloud Cookbook recipe folders (recipe.json) and their zips"]
+
+    func recognize(_ file: CandidateFile) -> RecognizedFile? {
+        if file.name == "recipe.json", case .record(let first, false) = file.firstRecord, !JSONLDBlocks.recipes(in: first).isEmpty {
+            return RecognizedFile(app: app, kind: "recipe.json") { path, context in
+                let folder = (path as NSString).deletingLastPathComponent
+                let image = (folder as NSString).appendingPathComponent("full.jpg")
+                let images = (try? Data(contentsOf: URL(fileURLWithPath: image))).map { [(name: "full.jpg", data: $0)] } ?? []
+                try SchemaOrgFiles(context: context, app: .nextcloud).json(path, images: images)
+            }
+        }
+        guard let names = file.archiveNames, names.contains(where: { ($0 as NSString).lastPathComponent == "recipe.json" }) else { return nil }
+        return RecognizedFile(app: app, kind: "Cookbook zip") { path, context in try Self.convertZip(path, context: context) }
+    }
+
+    /// Each folder's `recipe.json` with its `full.jpg`, however deep the folders sit.
+    static func convertZip(_ path: String, context: ConversionContext) throws {
+        var recipes: [(folder: String, data: Data)] = []
+        var images: [String: Data] = [:]
+        try ZipEntries.read(path, context: context) { name, data in
+            let folder = (name as NSString).deletingLastPathComponent
+            switch (name as NSString).lastPathComponent {
+            case "recipe.json": recipes.append((folder, data))
+            case "full.jpg": images[folder] = data
+            default: break
+            }
+        }
+        let file = (path as NSString).lastPathComponent
+        for (folder, data) in recipes {
+            try SchemaOrgFiles(context: context, app: .nextcloud).json(data, path: "\(path)!\(folder)/recipe.json", file: file,
+                                                                  images: images[folder].map { [(name: "full.jpg", data: $0)] } ?? [])
+        }
+    }
+}
