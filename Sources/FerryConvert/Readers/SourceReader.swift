@@ -5,12 +5,8 @@ import FerryCoreData
 /// records, and which Core Data stores are its. ``SourceReaders/all`` lists every reader;
 /// a new app is a folder holding its reader and one line there.
 protocol SourceReader: Sendable {
-    /// The name its records carry in `source_app`, and `--from` takes.
-    var app: SourceApp { get }
-    /// The app's name in sentences: "Roots", "BrewGuide".
-    var displayName: String { get }
-    /// The kinds of file it reads, for the message about a file nobody reads: "Roots' JSON files".
-    var fileKinds: [String] { get }
+    /// Which app or format it reads, by name.
+    var about: ReaderInfo { get }
     /// What this reader takes `file` for, judged by its name and content; nil when it is not its.
     func recognize(_ file: CandidateFile) -> RecognizedFile?
     /// What it takes a file no reader recognized for, once the user has said the inputs are
@@ -21,10 +17,27 @@ protocol SourceReader: Sendable {
     var stores: (any AppStoreReader)? { get }
 }
 
+/// A reader's names: the one its records carry in `source_app` (and `--from` takes), the
+/// app's name in sentences ("Roots"), and the kinds of file it reads, for the message about a
+/// file no reader takes ("Roots' JSON files").
+struct ReaderInfo: Sendable {
+    let app: SourceApp
+    let displayName: String
+    let fileKinds: [String]
+
+    init(_ app: SourceApp, _ displayName: String, reads fileKinds: [String] = []) {
+        self.app = app
+        self.displayName = displayName
+        self.fileKinds = fileKinds
+    }
+}
+
 extension SourceReader {
     func assume(_ file: CandidateFile) -> RecognizedFile? { nil }
     var stores: (any AppStoreReader)? { nil }
-    var fileKinds: [String] { [] }
+    var app: SourceApp { about.app }
+    var displayName: String { about.displayName }
+    var fileKinds: [String] { about.fileKinds }
 
     /// "Roots' tasks.json", "BrewGuide's DTO JSON".
     func possessive(_ what: String) -> String {
@@ -34,13 +47,11 @@ extension SourceReader {
 
 /// An app whose data lives in its Core Data store only: no file of its own to recognize.
 struct StoreOnlyReader: SourceReader {
-    let app: SourceApp
-    let displayName: String
+    let about: ReaderInfo
     let storeReader: any AppStoreReader
 
     init(app: SourceApp, displayName: String, stores: any AppStoreReader) {
-        self.app = app
-        self.displayName = displayName
+        about = ReaderInfo(app, displayName)
         storeReader = stores
     }
 

@@ -7,9 +7,7 @@ extension SourceApp {
 
 /// BrewGuide's DTO JSON (an array, or one record per line), streamed; and its SwiftData store.
 struct BrewGuideReader: SourceReader {
-    let app = SourceApp.brewguide
-    let displayName = "BrewGuide"
-    let fileKinds = ["BrewGuide DTO JSON"]
+    let about = ReaderInfo(.brewguide, "BrewGuide", reads: ["BrewGuide DTO JSON"])
 
     func recognize(_ file: CandidateFile) -> RecognizedFile? {
         guard file.isNamedJSON, case .record(let first, _) = file.firstRecord, BrewGuideNormalizer.recognizes(first) else { return nil }

@@ -29,54 +29,25 @@ extension MoltenNormalizer {
         var ignored: [String] = []
     }
 
-    func readExport(_ path: String) throws(ConversionError) -> ExportContents {
+    func readExport(_ path: String) throws -> ExportContents {
         let location = RecordLocation(file: path)
         var contents = ExportContents()
-        do {
-            guard let open = context.openArchive else {
-                throw ConversionError(.unreadable("this build reads no zip archives (no archive reader was given)"), at: location)
+        let limits = ZipEntries.Limits(entries: Self.exportLimits.entries, entryBytes: Self.exportLimits.entryBytes,
+                                       totalBytes: Self.exportLimits.totalBytes)
+        try ZipEntries.read(path, context: context, limits: limits) { entry, data in
+            let parts = entry.split(separator: "/").map(String.init)
+            let name = parts.last ?? entry
+            if name == "plan.json" {
+                guard contents.plan == nil else { throw ConversionError(.unreadable("more than one plan.json"), at: location) }
+                contents.plan = data
+            } else if parts.dropLast().last == "images" {
+                guard contents.images[name] == nil else {
+                    throw ConversionError(.unreadable("image \"\(name)\" appears twice"), at: location)
+                }
+                contents.images[name] = data
+            } else {
+                contents.ignored.append(entry)
             }
-            let reader = try open(path)
-            var count = 0
-            var total: Int64 = 0
-            while let entry = try reader.nextEntry() {
-                count += 1
-                guard count <= Self.exportLimits.entries else {
-                    throw ConversionError(.unreadable("more than \(Self.exportLimits.entries) entries"), at: location)
-                }
-                if entry.kind == .directory { continue }
-                guard entry.kind == .regular else {
-                    throw ConversionError(.unreadable("entry \"\(entry.path)\" is not a regular file"), at: location)
-                }
-                let parts = entry.path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-                guard !entry.path.hasPrefix("/"), !parts.contains(".."), !parts.contains(""), !parts.contains(".") else {
-                    throw ConversionError(.unreadable("entry \"\(entry.path)\" is not a plain relative path"), at: location)
-                }
-                // Zips made by Finder add `__MACOSX/` resource forks: not data.
-                if parts.first == "__MACOSX" || parts.last?.hasPrefix("._") == true { continue }
-                let data = try reader.readData(limit: Self.exportLimits.entryBytes)
-                total += Int64(data.count)
-                guard total <= Self.exportLimits.totalBytes else {
-                    throw ConversionError(.unreadable("more than \(Self.exportLimits.totalBytes) bytes uncompressed"), at: location)
-                }
-                let name = parts.last ?? entry.path
-                if name == "plan.json" {
-                    guard contents.plan == nil else { throw ConversionError(.unreadable("more than one plan.json"), at: location) }
-                    contents.plan = data
-                } else if parts.dropLast().last == "images" {
-                    guard contents.images[name] == nil else {
-                        throw ConversionError(.unreadable("image \"\(name)\" appears twice"), at: location)
-                    }
-                    contents.images[name] = data
-                } else {
-                    contents.ignored.append(entry.path)
-                }
-            }
-        } catch let error as ConversionError {
-            throw error
-        } catch {
-            let reason = (error as? ArchiveReadingError).map { [$0.entry.map { "entry \"\($0)\"" }, $0.reason].compactMap { $0 }.joined(separator: ": ") }
-            throw ConversionError(.unreadable("not a readable zip archive: \(reason ?? "\(error)")"), at: location)
         }
         return contents
     }

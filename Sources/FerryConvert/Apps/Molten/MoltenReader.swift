@@ -7,9 +7,7 @@ extension SourceApp {
 
 /// Molten's `.molten` exports, its plan and catalog JSON, and its stores.
 struct MoltenReader: SourceReader {
-    let app = SourceApp.molten
-    let displayName = "Molten"
-    let fileKinds = [".molten exports", "Molten plan and catalog JSON"]
+    let about = ReaderInfo(.molten, "Molten", reads: [".molten exports", "Molten plan and catalog JSON"])
 
     func recognize(_ file: CandidateFile) -> RecognizedFile? {
         if file.lowercasedName.hasSuffix(".molten") { return export }

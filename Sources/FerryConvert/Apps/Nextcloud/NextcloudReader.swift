@@ -8,9 +8,7 @@ extension SourceApp {
 /// Nextcloud Cookbook: a folder (or a zip of it) of recipe folders, each a `recipe.json`
 /// (schema.org JSON-LD, as the app stores it) and its `full.jpg`.
 struct NextcloudReader: SourceReader {
-    let app = SourceApp.nextcloud
-    let displayName = "Nextcloud Cookbook"
-    let fileKinds = ["Nextcloud Cookbook recipe folders (recipe.json) and their zips"]
+    let about = ReaderInfo(.nextcloud, "Nextcloud Cookbook", reads: ["Nextcloud Cookbook recipe folders (recipe.json) and their zips"])
 
     func recognize(_ file: CandidateFile) -> RecognizedFile? {
         if file.name == "recipe.json", case .record(let first, false) = file.firstRecord, !JSONLDBlocks.recipes(in: first).isEmpty {

@@ -84,7 +84,7 @@ struct PaprikaNormalizer {
         }
         recipe.summary = nonEmpty(try fields.string("description"))
         recipe.difficulty = nonEmpty(try fields.string("difficulty"))
-        recipe.sourceURL = nonEmpty(try fields.string("source_url"))
+        recipe.sourceURL = nonEmpty(try fields.string("source_url"))   // Paprika's own field names
         recipe.tags = try fields.strings("categories")
         var kept = JSONObject()
         if let servings = nonEmpty(try fields.string("servings")) {

@@ -8,9 +8,7 @@ extension SourceApp {
 /// `.paprikarecipe`, and zips of those made by hand. Known by content: a gzip member, or a zip
 /// holding `.paprikarecipe` entries.
 struct PaprikaReader: SourceReader {
-    let app = SourceApp.paprika
-    let displayName = "Paprika"
-    let fileKinds = [".paprikarecipes and .paprikarecipe exports"]
+    let about = ReaderInfo(.paprika, "Paprika", reads: [".paprikarecipes and .paprikarecipe exports"])
 
     func recognize(_ file: CandidateFile) -> RecognizedFile? {
         if file.lowercasedName.hasSuffix(".paprikarecipe"), file.isGzip { return recipe }

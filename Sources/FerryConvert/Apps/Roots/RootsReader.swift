@@ -9,9 +9,7 @@ extension SourceApp {
 /// Roots' JSON files, known by their names (`tasks.json`, and copies such as
 /// `tasks_cache_backup_1712345678.json`), converted courses first because the others name them.
 struct RootsReader: SourceReader {
-    let app = SourceApp.roots
-    let displayName = "Roots"
-    let fileKinds = ["Roots' JSON files (courses.json, tasks.json …)"]
+    let about = ReaderInfo(.roots, "Roots", reads: ["Roots' JSON files (courses.json, tasks.json …)"])
 
     func recognize(_ file: CandidateFile) -> RecognizedFile? {
         guard let (kind, isCopy) = RootsNormalizer.kind(ofFileNamed: file.name),

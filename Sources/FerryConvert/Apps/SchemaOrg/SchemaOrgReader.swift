@@ -10,9 +10,7 @@ extension SourceApp {
 /// list, in `@graph`), and web pages (`.html`) carrying them in `<script type="application/ld+json">`.
 /// A page without a Recipe in its JSON-LD is refused by name; microdata is not read.
 struct SchemaOrgReader: SourceReader {
-    let app = SourceApp.schemaOrg
-    let displayName = "schema.org"
-    let fileKinds = ["schema.org Recipe JSON-LD (.json, .jsonld, web pages)"]
+    let about = ReaderInfo(.schemaOrg, "schema.org", reads: ["schema.org Recipe JSON-LD (.json, .jsonld, web pages)"])
 
     func recognize(_ file: CandidateFile) -> RecognizedFile? {
         let name = file.lowercasedName
