@@ -11,6 +11,8 @@ public enum SourceReaders {
         foragerReader,
         RootsReader(),
         PaprikaReader(),
+        TandoorReader(),
+        BeanconquerorReader(),
         NextcloudReader(),
         SchemaOrgReader(),
     ]

@@ -29,6 +29,8 @@ struct RootsStores: AppStoreReader {
     }
 
     func convert(_ index: CoreDataRecordIndex, time: String, context: ConversionContext, options: ConversionOptions) throws {
+        // Named with --from, a store of another app is said to be one, not taken for Roots'.
+        try index.require(.roots, anyOf: ["Semester", "Course", "Assignment"])
         throw ConversionError(.notRecognized("a Roots store: Ferry converts Roots' JSON files (tasks.json, courses.json …), not its Core Data store yet; ferry dump reads it"),
                               at: RecordLocation(file: index.reader.path))
     }

@@ -52,15 +52,21 @@ struct TableRow<Record>: Sendable {
     let table: String
     let fields: [Field]
     var columns: [CanonicalColumn] { fields.map(\.column) }
+    /// The binds alone: walking the fields copied each column's name and rule, a retain and a
+    /// release apiece, for every column of every row (3% more instructions per log).
+    private let binds: [Bind]
 
     init(_ table: String, _ fields: [Field]) {
         self.table = table
         self.fields = fields
+        binds = fields.map(\.bind)
     }
 
     /// Fills every column of one row, in order.
     func bind(_ row: inout RowBinder, _ record: Record) {
-        for field in fields { field.bind(&row, record) }
+        binds.withUnsafeBufferPointer { binds in
+            for index in binds.indices { binds[index](&row, record) }
+        }
     }
 }
 
