@@ -28,6 +28,12 @@ if command -v python3 >/dev/null && ! python3 -c 'import bagit' 2>/dev/null; the
     python3 -m pip install --quiet bagit || echo "setup: bagit unavailable; the independent BagIt check will be skipped" >&2
 fi
 
+# The Cooklang tests read the spec's canonical.yaml with Python's YAML reader.
+if command -v python3 >/dev/null && ! python3 -c 'import yaml' 2>/dev/null; then
+    echo "setup: installing Python PyYAML" >&2
+    python3 -m pip install --quiet pyyaml
+fi
+
 # The bundle view's test drives the system's Chromium with Playwright (no browser download).
 if command -v python3 >/dev/null && ! python3 -c 'import playwright' 2>/dev/null; then
     echo "setup: installing Python playwright" >&2

@@ -170,12 +170,14 @@ public struct JSONObject: Sendable, Hashable, Sequence {
     }
 }
 
+/// No `ExpressibleByNilLiteral`: with it, `cond ? nil : value` where a `JSONValue?` is wanted
+/// gave `.null` wrapped in an optional, not nil (a null field read as present; an empty list
+/// counted as a value a migration loses). Write `.null` for JSON's null.
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
-                     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral {
+                     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
     public init(stringLiteral value: String) { self = .string(value) }
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     public init(integerLiteral value: Int) { self = .integer(value) }
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     public init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(JSONObject(elements.map { ($0.0, $0.1) })) }
-    public init(nilLiteral: ()) { self = .null }
 }

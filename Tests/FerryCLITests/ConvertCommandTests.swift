@@ -65,7 +65,7 @@ import Testing
             #expect(result.stdout.contains(option), "\(option)")
         }
         let words = result.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        #expect(words.contains("(values: auto, roots, molten, brewguide, forager, photoapp; default: auto)"))
+        #expect(words.contains("(values: auto, photoapp, brewguide, molten, forager, roots, paprika, tandoor, beanconqueror, mealie, cooklang, nextcloud, schema-org; default: auto)"))
     }
 
     @Test(.needsCorpus) func asCoreDataWritesAStoreOfTheModelAndReportsWhatItLeftOut() throws {

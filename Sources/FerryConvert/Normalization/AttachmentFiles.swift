@@ -20,6 +20,7 @@ enum AttachmentFiles {
         case "heic": return "image/heic"
         case "gif": return "image/gif"
         case "webp": return "image/webp"
+        case "avif": return "image/avif"
         default: return nil
         }
     }

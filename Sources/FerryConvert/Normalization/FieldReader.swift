@@ -38,14 +38,17 @@ struct FieldReader {
         guard let position = position(key) else { return nil }
         consume(position)
         let value = object.members[position].value
-        return value.isNull ? nil : value
+        // Not `value.isNull ? nil : value`: JSONValue takes `nil` as a literal, so that gave `.null` back.
+        if value.isNull { return nil }
+        return value
     }
 
     func has(_ key: String) -> Bool { position(key) != nil }
 
     /// A value read without using it up: it stays in the extras too.
     func peek(_ keys: String...) -> JSONValue? {
-        position(resolve(keys)).flatMap { object.members[$0].value.isNull ? nil : object.members[$0].value }
+        guard let position = position(resolve(keys)), !object.members[position].value.isNull else { return nil }
+        return object.members[position].value
     }
 
     private mutating func consume(_ position: Int) {

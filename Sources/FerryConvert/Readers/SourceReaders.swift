@@ -13,6 +13,8 @@ public enum SourceReaders {
         PaprikaReader(),
         TandoorReader(),
         BeanconquerorReader(),
+        MealieReader(),
+        CooklangReader(),
         NextcloudReader(),
         SchemaOrgReader(),
     ]

@@ -11,10 +11,12 @@ import Foundation
 extension Ferry {
     struct Convert: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Convert the five apps' legacy data into one canonical recipe / project / log store.",
+            abstract: "Convert apps' recipes, projects and logs into one canonical recipe / project / log store.",
             discussion: """
                 Each input is a file or a folder (read whole: every file Ferry recognises; the others are listed as \
-                skipped). Each file's app and kind are detected from its content; --from fixes the app. Converting the same \
+                skipped). Each file's app and kind are detected from its content; --from fixes the app: the five apps' legacy \
+                data and stores, and the exports of Paprika, Tandoor, Mealie, Nextcloud Cookbook, Beanconqueror, Cooklang and \
+                schema.org recipe pages (Formats/apps/). Converting the same \
                 input again leaves the same store (records are upserted by id). An existing store is backed up first \
                 (verified, timestamped, rotated, in STORE.backups/); the conversion is one transaction: all or nothing, \
                 unless --keep-going, which keeps the good records and rejects the bad ones (exit status 1). Inputs are never \
