@@ -2,6 +2,8 @@ import FerryCanonical
 import FerryJSON
 import Foundation
 
+// Strings here are Mealie's own field names, not canonical columns.
+
 /// Mealie's v1 backup: `database.json`, every table of its database as a list of rows. Recipes
 /// are put together from their tables; meal plans become one `meal-plan` project whose steps
 /// are the planned meals; each shopping list a `grocery-list` project whose material lines are

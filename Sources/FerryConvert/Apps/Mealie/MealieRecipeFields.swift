@@ -2,6 +2,8 @@ import FerryCanonical
 import FerryJSON
 import Foundation
 
+// Strings here are Mealie's own field names, not canonical columns.
+
 /// What Mealie's two formats share: its snake_case recipe fields, read the same way.
 struct MealieRecipeFields {
     let context: ConversionContext
