@@ -18,6 +18,12 @@ def wanted(target, path, head):
         return head.startswith(b"bplist")
     if target == "store":
         return head.startswith(b"SQLite format 3\0")
+    if target == "paprika":
+        return name.endswith(".paprikarecipe")
+    if target == "jsonld":
+        return name.endswith((".html", ".htm"))
+    if target == "cooklang":
+        return name.endswith((".cook", ".menu"))
     if target == "bundle":
         return name.endswith((".tar.zst", ".tar.gz", ".zip", ".ferrybundle"))
     return False

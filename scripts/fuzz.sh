@@ -5,14 +5,14 @@
 # AddressSanitizer, and runs each for FUZZ_SECONDS (default 60) from a seed corpus of
 # the project's fixtures and ../shared/corpus. New inputs go to out/fuzz/<target>/; a crash stops
 # the run and leaves its input as out/fuzz/crash-<target>-*, to be fixed and kept as a test.
-# Usage: scripts/fuzz.sh [target ...]   (targets: json brewlog model plist store bundle)
+# Usage: scripts/fuzz.sh [target ...]   (targets: json brewlog model plist store bundle paprika jsonld cooklang)
 # The fuzzer's output is filtered through a pipe; its status must still count.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET=${FUZZ_SECONDS:-60}
 build=.build/fuzz
 out=out/fuzz
-targets=${*:-json brewlog model plist store bundle}
+targets=${*:-json brewlog model plist store bundle paprika jsonld cooklang}
 
 # The two top library targets: every library below them is built too.
 for library in FerryBundle FerryConvert; do
@@ -46,7 +46,10 @@ for target in $targets; do
         plist) source=PropertyListFuzz.swift; seeds="Tests/FerryCoreDataTests ../shared/corpus" ;;
         store) source=StoreFuzz.swift; seeds="Samples ../shared/corpus" ;;
         bundle) source=BundleFuzz.swift; seeds="$out/bundles"; make_bundles ;;
-        *) echo "fuzz: unknown target $target (json brewlog model plist store bundle)" >&2; exit 64 ;;
+        paprika) source=PaprikaFuzz.swift; seeds="Tests/Fixtures/Paprika ../shared/corpus/formats/paprika" ;;
+        jsonld) source=JSONLDPageFuzz.swift; seeds="Tests/Fixtures/SchemaOrg ../shared/corpus/formats/schema-org" ;;
+        cooklang) source=CooklangFuzz.swift; seeds="../shared/corpus/formats/cooklang" ;;
+        *) echo "fuzz: unknown target $target (json brewlog model plist store bundle paprika jsonld cooklang)" >&2; exit 64 ;;
     esac
     binary="$bin/fuzz-$target"
     # shellcheck disable=SC2086

@@ -122,6 +122,20 @@ import Testing
         #expect(try StoreFixtures.strings(store, "SELECT title FROM recipe ORDER BY title") == ["Plain Pancakes", "Weeknight Lentil Soup"])
     }
 
+    /// Names no zip tool writes: a path out of the archive, an absolute one.
+    @Test(arguments: ["../escape.paprikarecipe", "/etc/absolute.paprikarecipe", "My Recipes/../../up.paprikarecipe"])
+    func aZipEntryOutsideTheArchiveIsRefused(name: String) throws {
+        let zip = directory.url.appendingPathComponent("hostile-\(abs(name.hashValue)).paprikarecipes")
+        try ZipFixture.write([name: try Data(contentsOf: URL(fileURLWithPath: Self.soup))], to: zip)
+        let store = directory.url.appendingPathComponent("hostile-\(abs(name.hashValue)).ferry").path
+        #expect {
+            _ = try ConversionJob(inputs: [zip.path], store: store, options: ConversionOptions(openArchive: ArchiveReader.opener)).run()
+        } throws: { error in
+            "\(error)".contains("is not a plain relative path")
+        }
+        #expect(!FileManager.default.fileExists(atPath: store))
+    }
+
     @Test func aDamagedRecipeIsNamedAndNothingIsWritten() throws {
         var bytes = try Data(contentsOf: URL(fileURLWithPath: Self.soup))
         bytes[bytes.count / 2] ^= 0xFF

@@ -4,6 +4,9 @@ import Foundation
 /// Canonical timestamps: ISO 8601 in UTC, `2025-10-20T08:30:00Z`, with a fraction only when the
 /// value has one (up to microseconds). Text sorts in time order.
 public enum CanonicalTime {
+    /// The last second of year 9999: later times are no times a canonical record can hold.
+    public static let latestSeconds: Int64 = 253_402_300_799
+
     public static func string(unixSeconds: Double) -> String {
         let whole = unixSeconds.rounded(.down)
         var micros = Int(((unixSeconds - whole) * 1_000_000).rounded())

@@ -13,6 +13,17 @@ enum AttachmentFiles {
         context.batch.attachmentContents[digest] = data
     }
 
+    /// A file a record came with, kept with its bytes: named, typed by its extension, its id
+    /// derived from its owner and name; `hero` for the record's own picture.
+    static func file(_ data: Data, named name: String, owner: String, position: Int, hero: Bool, context: ConversionContext) -> Attachment {
+        var attachment = Attachment(id: StableID.make(owner, "image", name), position: position)
+        attachment.name = name
+        attachment.mediaType = mediaType(ofExtension: (name as NSString).pathExtension)
+        attachment.tag = hero ? "hero" : nil
+        attach(data, to: &attachment, context: context)
+        return attachment
+    }
+
     static func mediaType(ofExtension fileExtension: String) -> String? {
         switch fileExtension.lowercased() {
         case "jpg", "jpeg": return "image/jpeg"

@@ -151,7 +151,17 @@ public final class ConversionContext {
     /// Created/modified times for legacy records that have none: the input file's modification
     /// time, so that converting the same file again gives the same values.
     public func fileTime(_ path: String) -> String {
-        let date = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? Date(timeIntervalSince1970: 0)
+        let date = (try? FileManager.default.attributesOfItem(atPath: Self.inputFile(path))[.modificationDate] as? Date) ?? Date(timeIntervalSince1970: 0)
         return CanonicalTime.string(date)
+    }
+
+    /// The input file of a record's location: the file itself, or for an archive's entry
+    /// (`export.zip!1.zip!recipe.json`) the archive, however many `!` its own name holds.
+    static func inputFile(_ located: String) -> String {
+        var candidate = located
+        while !FileManager.default.fileExists(atPath: candidate), let bang = candidate.lastIndex(of: "!") {
+            candidate = String(candidate[..<bang])
+        }
+        return candidate
     }
 }

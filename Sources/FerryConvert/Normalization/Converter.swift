@@ -86,7 +86,14 @@ public struct Converter {
             case .file(let file) where file.rank != nil:
                 ranked.append((file, path))
             case .file(let file):
-                try convert(path, file, context: context)
+                // A file found in a folder that its reader, once it looks inside, finds not to be
+                // one of its (a web page without a recipe) is skipped and named, as any other.
+                do {
+                    try convert(path, file, context: context)
+                } catch let error as ConversionError where !named && error.location.file == path && Self.isNotRecognized(error) {
+                    skipped.append((path, error.message))
+                    report.skipped(path, reason: error.message)
+                }
             case .store:
                 let before = context.recordsMade
                 let detected = try CoreDataStoreNormalizer(context: context, options: options).convert(path)
@@ -117,6 +124,11 @@ public struct Converter {
             try convert(path, file, context: context)
         }
         return context
+    }
+
+    private static func isNotRecognized(_ error: ConversionError) -> Bool {
+        if case .notRecognized = error.kind { return true }
+        return false
     }
 
     private func convert(_ path: String, _ file: RecognizedFile, context: ConversionContext) throws {

@@ -14,6 +14,11 @@ class UpsertShape: @unchecked Sendable {
     let sharedKeyIndex: Int32?
     /// The schema's CHECK of each column, in binding order (``ColumnRules``).
     let rules: [ColumnRule?]
+    /// The same, where a bind reads them without touching the shape: each column is bound by a
+    /// closure of its own (``TableRow``), and reading a class's array from each retained and
+    /// released it, a fifth more instructions for taking a log's rows. Shapes are made once and
+    /// never freed (they are static), so neither is this.
+    let ruleBuffer: UnsafeBufferPointer<ColumnRule?>
 
     /// - Parameter conflict: the key that decides a conflict; nil for a plain insert.
     init(_ table: String, _ columns: [String], rules: [ColumnRule?]? = nil, conflict: [String]?, shared: Bool = false) {
@@ -30,6 +35,9 @@ class UpsertShape: @unchecked Sendable {
         precondition(!shared || conflict?.count == 1, "a shared table is counted by a one-column key")
         sharedKeyIndex = shared ? conflict.flatMap { columns.firstIndex(of: $0[0]) }.map { Int32($0 + 1) } : nil
         self.rules = rules ?? columns.map { _ in nil }
+        let buffer = UnsafeMutableBufferPointer<ColumnRule?>.allocate(capacity: self.rules.count)
+        _ = buffer.initialize(from: self.rules)
+        ruleBuffer = UnsafeBufferPointer(buffer)
         // A row names exactly one owner: the columns it leaves out are NULL.
         precondition(self.rules.filter { $0 == .owner }.count <= 1, "\(table): a shape binds exactly one owner column")
     }
@@ -60,6 +68,9 @@ final class TableShape<Record>: UpsertShape, @unchecked Sendable {
 /// SQLite does not allocate and copy every value again (`SQLITE_STATIC`).
 struct RowBinder {
     let shape: UpsertShape
+    /// The shape's rules and shared key, copied out of the class (see ``UpsertShape/ruleBuffer``).
+    private let rules: UnsafeBufferPointer<ColumnRule?>
+    private let sharedKeyIndex: Int32?
     fileprivate(set) var index: Int32 = 0
     /// The first value that breaks its column's CHECK, said as SQLite would.
     fileprivate(set) var violation: String?
@@ -69,6 +80,8 @@ struct RowBinder {
 
     fileprivate init(shape: UpsertShape, tape: RowTape) {
         self.shape = shape
+        rules = shape.ruleBuffer
+        sharedKeyIndex = shape.sharedKeyIndex
         self.tape = tape
     }
 
@@ -80,11 +93,11 @@ struct RowBinder {
     mutating func add(_ value: String?) {
         next()
         guard var value else { return addNull() }
-        if index == shape.sharedKeyIndex { key = value }
+        if index == sharedKeyIndex { key = value }
         let start = tape.bytes.count
         value.withUTF8 { tape.bytes.append(contentsOf: $0) }
         tape.values.append(.text(start: start, count: tape.bytes.count - start))
-        if let rule = shape.rules[Int(index) - 1] { enforce(rule, from: start) }
+        if let rule = rules[Int(index) - 1] { enforce(rule, from: start) }
     }
 
     /// JSON written straight into the tape by ``JSONWriter``: valid by construction, and no
@@ -95,11 +108,11 @@ struct RowBinder {
         let start = tape.bytes.count
         tape.json.append(value, to: &tape.bytes)
         tape.values.append(.text(start: start, count: tape.bytes.count - start))
-        if let rule = shape.rules[Int(index) - 1], rule != .json { enforce(rule, from: start) }
+        if let rule = rules[Int(index) - 1], rule != .json { enforce(rule, from: start) }
     }
 
     private mutating func addNull() {
-        if shape.rules[Int(index) - 1] == .owner { fail(shape.columns[Int(index) - 1], "is NULL; the row needs an owner") }
+        if rules[Int(index) - 1] == .owner { fail(shape.columns[Int(index) - 1], "is NULL; the row needs an owner") }
         tape.values.append(.null)
     }
 

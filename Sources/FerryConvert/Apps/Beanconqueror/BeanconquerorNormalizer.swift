@@ -35,12 +35,34 @@ struct BeanconquerorNormalizer {
         var library = Library()
         var brews: [(JSONObject, RecordLocation)] = []
         for document in documents {
+            // The app splits large backups: `Beanconqueror_Brews_1.json` is a bare list of brews.
+            if let records = document.document?.array {
+                let name = (document.path as NSString).lastPathComponent.lowercased()
+                let key = ["brews": "BREWS", "beans": "BEANS", "mill": "MILL", "preparation": "PREPARATION", "water": "WATER"]
+                    .first { name.contains("_\($0.key)") }?.value
+                guard let key else {
+                    throw ConversionError(.notRecognized("a list of records whose kind its name does not say"), at: RecordLocation(file: document.path))
+                }
+                try split(key: key, records: records, document: document, file: file, library: &library, brews: &brews)
+                continue
+            }
             guard let object = document.document?.object else {
                 throw ConversionError(.wrongType(expected: "a Beanconqueror backup object", found: document.document?.shortDescription ?? "nothing"),
                                       at: RecordLocation(file: document.path))
             }
             for (key, value) in object {
-                let records = value.array ?? []
+                try split(key: key, records: value.array ?? [], document: document, file: file, library: &library, brews: &brews)
+            }
+        }
+        for (brew, location) in brews {
+            try context.record { try self.brew(brew, library: library, location: location, file: file) }
+            try context.flushIfNeeded()
+        }
+    }
+
+    /// One collection of a backup, whichever file it came in.
+    private func split(key: String, records: [JSONValue], document: JSONDocuments, file: String, library: inout Library,
+                       brews: inout [(JSONObject, RecordLocation)]) throws {
                 switch key {
                 case "BEANS": try catalog(records, kind: "bean", path: document.path, file: file, into: &library.beans)
                 case "MILL": try catalog(records, kind: "grinder", path: document.path, file: file, into: &library.mills)
@@ -54,16 +76,14 @@ struct BeanconquerorNormalizer {
                         }
                         brews.append((brew, location))
                     }
-                default:
-                    // Settings and the app's version records are the app's state, not the person's data.
+                case "SETTINGS", "VERSION":
                     context.report.warning("\(file): \(key) (\(records.count) record\(records.count == 1 ? "" : "s")) is the app's own state; not converted")
+                default:
+                    // Green beans, roasting machines and what later versions add: the person's, with no canonical home yet.
+                    if !records.isEmpty {
+                        context.report.warning("\(file): \(records.count) \(key) record\(records.count == 1 ? "" : "s") not converted: no canonical home yet")
+                    }
                 }
-            }
-        }
-        for (brew, location) in brews {
-            try context.record { try self.brew(brew, library: library, location: location, file: file) }
-            try context.flushIfNeeded()
-        }
     }
 
     /// A single brew shared from the app: the brew with the records it names inlined.
@@ -97,7 +117,9 @@ struct BeanconquerorNormalizer {
     }
 
     private static func time(_ record: JSONObject) -> String? {
-        (record["config"]?.object?["unix_timestamp"]?.number?.double).map { CanonicalTime.string(unixSeconds: $0) }
+        guard let seconds = record["config"]?.object?["unix_timestamp"]?.number?.double, seconds >= 0,
+              seconds <= Double(CanonicalTime.latestSeconds) else { return nil }
+        return CanonicalTime.string(unixSeconds: seconds)
     }
 
     /// Beans, grinders and waters: catalog items keyed `beanconqueror:<kind>:<uuid>`.
@@ -131,7 +153,7 @@ struct BeanconquerorNormalizer {
             let id = StableID.normalized(uuid) ?? StableID.make("beanconqueror", "preparation", uuid)
             try context.claim(id, table: "recipe", at: location)
             var fields = FieldReader(record, at: location, dates: context.dates)
-            let time = Self.time(record) ?? context.fileTime(path.components(separatedBy: "!")[0])
+            let time = Self.time(record) ?? context.fileTime(path)
             var recipe = Recipe(id: id, source: SourceRef(app: .beanconqueror, entity: "Preparation", key: uuid, file: file), kind: "brew",
                                 createdAt: time, modifiedAt: time)
             if Self.time(record) == nil {

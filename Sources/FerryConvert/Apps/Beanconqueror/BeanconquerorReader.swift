@@ -14,7 +14,7 @@ struct BeanconquerorReader: SourceReader {
     let about = ReaderInfo(.beanconqueror, "Beanconqueror", reads: ["Beanconqueror backups and brew shares"])
 
     func recognize(_ file: CandidateFile) -> RecognizedFile? {
-        if let names = file.archiveNames, names.contains(where: { ($0 as NSString).lastPathComponent == "Beanconqueror.json" }) {
+        if let names = file.archiveNames, names.contains(where: { ($0 as NSString).lastPathComponent.hasPrefix("Beanconqueror") && $0.hasSuffix(".json") }) {
             return RecognizedFile(app: app, kind: "backup zip") { path, context in try BeanconquerorNormalizer(context: context).convertZip(path) }
         }
         guard file.isNamedJSON, let first = file.firstObject, !first.inArray else { return nil }

@@ -42,7 +42,10 @@ struct CooklangRecipe: Equatable {
 enum CooklangParser {
     static func parse(_ source: String) -> CooklangRecipe {
         var recipe = CooklangRecipe()
-        var lines = withoutBlockComments(source).components(separatedBy: "\n").map { $0.hasSuffix("\r") ? String($0.dropLast()) : $0 }
+        // "\r\n" is one Character in Swift, never equal to "\n": files saved on Windows are split
+        // only once their line ends are made "\n".
+        let text = source.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+        var lines = withoutBlockComments(text).components(separatedBy: "\n")
         if lines.first?.trimmingCharacters(in: .whitespaces) == "---", let end = lines.dropFirst().firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == "---" }) {
             for line in lines[1..<end] {
                 if let entry = keyValue(line) { recipe.metadata.append(entry) }
@@ -124,6 +127,12 @@ enum CooklangParser {
 
     static func parseStep(_ text: String) -> [CooklangRecipe.Item] {
         let characters = Array(text)
+        // Where the next "}" is from each place, found in one pass: a search per "{" was
+        // quadratic on a step of unclosed braces.
+        var nextClose = [Int](repeating: characters.count, count: characters.count + 1)
+        for index in stride(from: characters.count - 1, through: 0, by: -1) {
+            nextClose[index] = characters[index] == "}" ? index : nextClose[index + 1]
+        }
         var items: [CooklangRecipe.Item] = []
         var pending = ""
         func addText(_ string: String) {
@@ -137,7 +146,7 @@ enum CooklangParser {
         var index = 0
         while index < characters.count {
             let marker = characters[index]
-            guard marker == "@" || marker == "#" || marker == "~", let (item, end) = component(marker, characters, from: index) else {
+            guard marker == "@" || marker == "#" || marker == "~", let (item, end) = component(marker, characters, from: index, nextClose: nextClose) else {
                 addText(String(marker))
                 index += 1
                 continue
@@ -152,7 +161,7 @@ enum CooklangParser {
 
     /// The component starting at `start` (its marker), and where the text after it starts; nil
     /// when the marker starts none (`@ example`).
-    private static func component(_ marker: Character, _ characters: [Character], from start: Int) -> (CooklangRecipe.Item, Int)? {
+    private static func component(_ marker: Character, _ characters: [Character], from start: Int, nextClose: [Int]) -> (CooklangRecipe.Item, Int)? {
         let first = start + 1
         guard first < characters.count else { return nil }
         let next = characters[first]
@@ -177,13 +186,14 @@ enum CooklangParser {
                 return (item(marker, name: String(characters[first..<end]), amount: nil, note: nil), end)
             }
         }
-        guard let open = braceOpen, let close = characters[open...].firstIndex(of: "}") else {
+        guard let open = braceOpen, nextClose[open] < characters.count else {
             // An unclosed brace: the first word alone.
             var end = first
             while end < characters.count, !isWordEnd(characters[end]) { end += 1 }
             guard end > first else { return nil }
             return (item(marker, name: String(characters[first..<end]), amount: nil, note: nil), end)
         }
+        let close = nextClose[open]
         let amount = String(characters[(open + 1)..<close])
         var end = close + 1
         var note: String?

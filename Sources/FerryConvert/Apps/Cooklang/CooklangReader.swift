@@ -50,7 +50,7 @@ struct CooklangNormalizer {
         let parsed = CooklangParser.parse(try text(path))
         let file = (path as NSString).lastPathComponent
         let name = (file as NSString).deletingPathExtension
-        let id = StableID.make("cooklang", file)
+        let id = StableID.make("cooklang", Self.place(path))
         let location = RecordLocation(file: path, key: name)
         try context.claim(id, table: "recipe", at: location)
         let time = context.fileTime(path)
@@ -131,7 +131,7 @@ struct CooklangNormalizer {
         let joined = try text(path).replacingOccurrences(of: "\\\n", with: "\n")
         let parsed = CooklangParser.parse(joined.replacingOccurrences(of: "\n- ", with: "\n\n"))
         let file = (path as NSString).lastPathComponent
-        let id = StableID.make("cooklang", file)
+        let id = StableID.make("cooklang", Self.place(path))
         try context.claim(id, table: "project", at: RecordLocation(file: path))
         let time = context.fileTime(path)
         var project = Project(id: id, source: SourceRef(app: .cooklang, entity: "Menu", key: nil, file: file), kind: "meal-plan",
@@ -152,15 +152,26 @@ struct CooklangNormalizer {
             made.title = text
             made.kind = meal?.lowercased()
             var references: [JSONValue] = []
-            for case .ingredient(let name, let quantity, let units, _) in step.items {
-                references.append(.object(JSONObject([("name", .string(name)), ("quantity", quantity.map(Self.json) ?? .null), ("units", .string(units))])))
+            for case .ingredient(let name, let quantity, let units, let note) in step.items {
+                references.append(.object(JSONObject([("name", .string(name)), ("quantity", quantity.map(Self.json) ?? .null), ("units", .string(units))]
+                                                     + (note.map { [("note", JSONValue.string($0))] } ?? []))))
             }
             if !references.isEmpty { made.extras["items"] = .array(references) }
             if let section = step.section { made.extras["day"] = .string(section) }
             project.steps.append(made)
         }
+        if !parsed.notes.isEmpty {
+            project.extras["notes"] = .array(parsed.notes.map { .string($0.text) })
+        }
         context.report.extras(app: .cooklang, entity: "Menu", project.extras)
         context.batch.projects.append(project)
+    }
+
+    /// What a file is known by: its folder and its name (`Breakfast/Pancakes.cook`), as a
+    /// Cooklang collection keeps recipes in folders, with the same name in two of them.
+    static func place(_ path: String) -> String {
+        let folder = ((path as NSString).deletingLastPathComponent as NSString).lastPathComponent
+        return folder + "/" + (path as NSString).lastPathComponent
     }
 
     static func plainText(_ item: CooklangRecipe.Item) -> String {

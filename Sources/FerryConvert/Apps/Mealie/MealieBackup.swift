@@ -46,21 +46,32 @@ struct MealieBackup {
         try shoppingLists(tables, path: where_, file: file)
     }
 
-    /// A backup's tables by name, with their rows grouped by a column where asked.
-    struct Tables {
+    /// A backup's tables by name, each grouped by a column once, when first asked: filtering a
+    /// table for every recipe made a large backup quadratic.
+    final class Tables {
         let database: JSONObject
+        private var groups: [String: [String: [JSONObject]]] = [:]
         init(_ database: JSONObject) { self.database = database }
 
         func rows(_ table: String) -> [JSONObject] { database[table]?.array?.compactMap(\.object) ?? [] }
 
         func rows(_ table: String, where column: String, is value: String) -> [JSONObject] {
-            rows(table).filter { $0[column]?.string == value }
+            let key = "\(table)\u{1F}\(column)"
+            if groups[key] == nil {
+                var grouped: [String: [JSONObject]] = [:]
+                for row in rows(table) { if let text = Self.text(row[column]) { grouped[text, default: []].append(row) } }
+                groups[key] = grouped
+            }
+            return groups[key]?[value] ?? []
         }
 
         func name(in table: String, id: String?) -> String? {
             guard let id else { return nil }
-            return rows(table).first { $0["id"]?.string == id }?["name"]?.string
+            return rows(table, where: "id", is: id).first?["name"]?.string
         }
+
+        /// Ids are text or numbers.
+        static func text(_ value: JSONValue?) -> String? { value?.string ?? value?.number?.text }
     }
 
     private func recipe(_ row: JSONObject, tables: Tables, location: RecordLocation, file: String) throws -> String {
@@ -83,7 +94,7 @@ struct MealieBackup {
             line.notes = ingredient["note"]?.string
             line.description = MealieRecipeFields.line(quantity: nil, unit: nil, food: food, note: ingredient["note"]?.string,
                                                       original: ingredient["original_text"]?.string)
-            line.sourceKey = ingredient["id"]?.string
+            line.sourceKey = Tables.text(ingredient["id"])
             line.extras = JSONObject(ingredient.members.filter { !["recipe_id", "quantity", "note", "id"].contains($0.key) && !$0.value.isNull })
             return line
         }
@@ -122,7 +133,7 @@ struct MealieBackup {
         guard !entries.isEmpty else { return }
         let id = StableID.make("mealie", file, "meal-plan")
         try context.claim(id, table: "project", at: RecordLocation(file: path, field: "group_meal_plans"))
-        let time = context.fileTime(path.components(separatedBy: "!")[0])
+        let time = context.fileTime(path)
         var project = Project(id: id, source: SourceRef(app: .mealie, entity: "MealPlan", key: nil, file: file), kind: "meal-plan",
                               createdAt: time, modifiedAt: time)
         context.synthesized([SynthesizedTimes.createdAt, SynthesizedTimes.modifiedAt], table: "project", from: "modification time of \(file)",
@@ -154,7 +165,7 @@ struct MealieBackup {
             try context.claim(id, table: "project", at: location)
             var fields = FieldReader(list, at: location, dates: context.dates)
             fields.skip("id")
-            let time = context.fileTime(path.components(separatedBy: "!")[0])
+            let time = context.fileTime(path)
             var project = Project(id: id, source: SourceRef(app: .mealie, entity: "ShoppingList", key: key, file: file), kind: "grocery-list",
                                   createdAt: time, modifiedAt: time)
             project.title = try fields.string("name") ?? ""
@@ -179,7 +190,7 @@ struct MealieBackup {
                 line.unit = unit
                 line.notes = item["note"]?.string
                 line.description = MealieRecipeFields.line(quantity: nil, unit: nil, food: food, note: item["note"]?.string, original: item["display"]?.string)
-                line.sourceKey = item["id"]?.string
+                line.sourceKey = Tables.text(item["id"])
                 line.extras = JSONObject(item.members.filter { !["shopping_list_id", "quantity", "note", "id", "position"].contains($0.key) && !$0.value.isNull })
                 return line
             }

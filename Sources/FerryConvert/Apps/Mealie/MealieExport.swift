@@ -83,12 +83,7 @@ struct MealieExport {
         recipe.category = categories.first
         if categories.count > 1 { kept["recipe_category"] = .array(categories.map { .string($0) }) }
         if let image {
-            var attachment = Attachment(id: StableID.make(id, "image", image.name), position: 0)
-            attachment.name = image.name
-            attachment.mediaType = AttachmentFiles.mediaType(ofExtension: (image.name as NSString).pathExtension)
-            attachment.tag = "hero"
-            AttachmentFiles.attach(image.data, to: &attachment, context: context)
-            recipe.attachments = [attachment]
+            recipe.attachments = [AttachmentFiles.file(image.data, named: image.name, owner: id, position: 0, hero: true, context: context)]
         }
         var extras = fields.extras
         for (key, value) in kept { extras[key] = value }

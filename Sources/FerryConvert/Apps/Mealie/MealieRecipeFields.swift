@@ -11,7 +11,7 @@ struct MealieRecipeFields {
     /// Title, summary, source, times, yield, rating and dates from a recipe's own fields; the
     /// caller adds ingredients, instructions, tags and images.
     func recipe(_ fields: inout FieldReader, id: String, key: String?, file: String, kept: inout JSONObject) throws -> Recipe {
-        let time = context.fileTime(fields.location.file.components(separatedBy: "!")[0])
+        let time = context.fileTime(fields.location.file)
         var recipe = Recipe(id: id, source: SourceRef(app: .mealie, entity: "Recipe", key: key, file: file), kind: "meal",
                             createdAt: time, modifiedAt: time)
         recipe.title = try fields.string("name") ?? ""
@@ -22,9 +22,10 @@ struct MealieRecipeFields {
             if let text = value.string, let minutes = TextDuration.minutes(text) { recipe[keyPath: keyPath] = minutes } else { kept[key] = value }
         }
         if let yield = fields.value("recipe_yield") {
-            let text = yield.string ?? ""
+            let text = yield.string ?? yield.number?.text ?? ""
             recipe.servings = PaprikaNormalizer.leadingNumber(text)
-            if Double(text.trimmingCharacters(in: .whitespaces)) == nil, !text.isEmpty { kept["recipe_yield"] = yield }
+            // Kept as written unless the number is the whole of it.
+            if recipe.servings == nil || recipe.servings != Double(text.trimmingCharacters(in: .whitespaces)) { kept["recipe_yield"] = yield }
         }
         let created = try date(&fields, "created_at", "date_added")
         let updated = try date(&fields, "update_at", "date_updated")

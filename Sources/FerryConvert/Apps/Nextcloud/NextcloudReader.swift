@@ -16,7 +16,8 @@ struct NextcloudReader: SourceReader {
                 let folder = (path as NSString).deletingLastPathComponent
                 let image = (folder as NSString).appendingPathComponent("full.jpg")
                 let images = (try? Data(contentsOf: URL(fileURLWithPath: image))).map { [(name: "full.jpg", data: $0)] } ?? []
-                try SchemaOrgFiles(context: context, app: .nextcloud).json(path, images: images)
+                try SchemaOrgFiles(context: context, app: .nextcloud).json(path, images: images,
+                                                                           file: (folder as NSString).lastPathComponent + "/recipe.json")
             }
         }
         guard let names = file.archiveNames, names.contains(where: { ($0 as NSString).lastPathComponent == "recipe.json" }) else { return nil }
@@ -37,7 +38,7 @@ struct NextcloudReader: SourceReader {
         }
         let file = (path as NSString).lastPathComponent
         for (folder, data) in recipes {
-            try SchemaOrgFiles(context: context, app: .nextcloud).json(data, path: "\(path)!\(folder)/recipe.json", file: file,
+            try SchemaOrgFiles(context: context, app: .nextcloud).json(data, path: "\(path)!\(folder)/recipe.json", file: "\(file)!\(folder)/recipe.json",
                                                                   images: images[folder].map { [(name: "full.jpg", data: $0)] } ?? [])
         }
     }

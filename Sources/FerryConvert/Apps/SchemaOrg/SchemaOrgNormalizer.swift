@@ -20,21 +20,30 @@ struct SchemaOrgNormalizer {
     func recipe(_ object: JSONObject, file: String, location: RecordLocation, images: [(name: String, data: Data)] = []) throws {
         var fields = FieldReader(object, at: location, dates: context.dates)
         fields.skip("@context", "@type")
-        let title = Self.text(fields.value("name")) ?? ""
+        let nameValue = fields.value("name")
+        let title = Self.text(nameValue) ?? ""
         let url = Self.text(fields.value("url"))
         let key = url ?? Self.text(fields.peek("@id")) ?? title
-        let id = StableID.make(app.rawValue, key, url == nil ? "\(file)|\(location.record ?? 0)" : "")
+        // The file and the node's place are part of it: two nodes may share a URL (a page's
+        // recipe and its sub-recipe), and two Nextcloud folders a name without one.
+        let id = StableID.make(app.rawValue, key, "\(file)|\(location.record ?? 0)")
         var here = location
         here.key = key
         try context.claim(id, table: "recipe", at: here)
-        let time = context.fileTime(location.file.components(separatedBy: "!")[0])
+        let time = context.fileTime(location.file)
         var recipe = Recipe(id: id, source: SourceRef(app: app, entity: "Recipe", key: url ?? Self.text(fields.peek("@id")), file: file),
                             kind: "meal", createdAt: time, modifiedAt: time)
         recipe.title = title
         recipe.sourceURL = url
-        recipe.summary = Self.text(fields.value("description"))
-        recipe.author = Self.names(fields.value("author"))
         var kept = JSONObject()
+        // Values in shapes the columns hold only part of are kept whole beside them.
+        if let nameValue, nameValue.string == nil { kept["name"] = nameValue }
+        let description = fields.value("description")
+        recipe.summary = Self.text(description)
+        if let description, description.string == nil { kept["description"] = description }
+        let author = fields.value("author")
+        recipe.author = Self.names(author)
+        if let author, !Self.onlyNames(author) { kept["author"] = author }
         try times(&fields, &recipe, kept: &kept)
         recipe.materials = Self.strings(fields.value("recipeIngredient") ?? fields.value("ingredients")).enumerated().map { position, text in
             var line = MaterialLine(id: StableID.make(id, "ingredient", String(position)), position: position)
@@ -56,20 +65,17 @@ struct SchemaOrgNormalizer {
         if let yield = fields.value("recipeYield") {
             let texts = Self.strings(yield)
             recipe.servings = texts.lazy.compactMap(PaprikaNormalizer.leadingNumber).first
-            if !(texts.count == 1 && Double(texts[0].trimmingCharacters(in: .whitespaces)) != nil) { kept["recipeYield"] = yield }
+            if !(texts.count == 1 && recipe.servings != nil && Double(texts[0].trimmingCharacters(in: .whitespaces)) == recipe.servings) { kept["recipeYield"] = yield }
         }
-        recipe.tags = Self.keywords(fields.value("keywords"))
+        let keywords = fields.value("keywords")
+        recipe.tags = Self.keywords(keywords)
+        if let keywords, keywords.string == nil, !(keywords.array?.allSatisfy { $0.string != nil } ?? false) { kept["keywords"] = keywords }
         if let category = fields.value("recipeCategory") {
             recipe.category = Self.strings(category).first
-            if category.string == nil { kept["recipeCategory"] = category }
+            if category.string == nil || Self.strings(category).count > 1 { kept["recipeCategory"] = category }
         }
         recipe.attachments = images.enumerated().map { position, image in
-            var attachment = Attachment(id: StableID.make(id, "image", image.name), position: position)
-            attachment.name = image.name
-            attachment.mediaType = AttachmentFiles.mediaType(ofExtension: (image.name as NSString).pathExtension)
-            attachment.tag = position == 0 ? "hero" : nil
-            AttachmentFiles.attach(image.data, to: &attachment, context: context)
-            return attachment
+            AttachmentFiles.file(image.data, named: image.name, owner: id, position: position, hero: position == 0, context: context)
         }
         var extras = fields.extras
         for (key, value) in kept { extras[key] = value }
@@ -94,7 +100,7 @@ struct SchemaOrgNormalizer {
         if let value = fields.value("dateModified") {
             if let time = Self.date(value) { modified = time } else { kept["dateModified"] = value }
         }
-        let file = (fields.location.file.components(separatedBy: "!")[0] as NSString).lastPathComponent
+        let file = (ConversionContext.inputFile(fields.location.file) as NSString).lastPathComponent
         if let created { recipe.createdAt = created } else {
             context.synthesized([SynthesizedTimes.createdAt], table: "recipe", from: modified == nil ? "modification time of \(file)" : "dateModified",
                                 marking: &recipe.synthesizedTimes)
@@ -109,8 +115,8 @@ struct SchemaOrgNormalizer {
     /// Cookbook writes them (`"1607461134"`); `"0"`, its "unknown", is no date.
     static func date(_ value: JSONValue) -> String? {
         guard let text = value.string?.trimmingCharacters(in: .whitespaces) else { return nil }
-        if let seconds = CanonicalTime.unixSeconds(text) { return CanonicalTime.string(unixSeconds: seconds) }
-        guard text.count >= 9, text.allSatisfy(\.isASCII), let seconds = Int64(text), seconds > 0 else { return nil }
+        if let seconds = CanonicalTime.unixSeconds(text), abs(seconds) <= Double(CanonicalTime.latestSeconds) { return CanonicalTime.string(unixSeconds: seconds) }
+        guard text.count >= 9, text.allSatisfy(\.isASCII), let seconds = Int64(text), seconds > 0, seconds <= CanonicalTime.latestSeconds else { return nil }
         return CanonicalTime.string(unixSeconds: Double(seconds))
     }
 
@@ -150,6 +156,16 @@ struct SchemaOrgNormalizer {
         return found.isEmpty ? nil : found.joined(separator: ", ")
     }
 
+    /// Whether an author value is names alone (a text, or `Person`s with only a type and a name).
+    static func onlyNames(_ value: JSONValue) -> Bool {
+        switch value {
+        case .string: return true
+        case .array(let elements): return elements.allSatisfy(onlyNames)
+        case .object(let object): return object["name"]?.string != nil && object.keys.allSatisfy { $0 == "@type" || $0 == "name" }
+        default: return false
+        }
+    }
+
     /// `"a, b"` or `["a", "b"]`: tags in order, each once.
     static func keywords(_ value: JSONValue?) -> [String] {
         let raw: [String]
@@ -169,9 +185,13 @@ struct SchemaOrgNormalizer {
         case .string: return true
         case .array(let elements): return elements.allSatisfy(onlyText)
         case .object(let object):
+            // A section holds its name and its steps; a step its name and its text.
+            let isSection = object["itemListElement"] != nil
+            if isSection, object["itemListElement"]?.array?.isEmpty ?? true { return false }
             return object.members.allSatisfy { member in
                 switch member.key {
-                case "@type", "name", "text": return member.value.string != nil
+                case "@type", "name": return member.value.string != nil
+                case "text": return !isSection && member.value.string != nil
                 case "itemListElement": return onlyText(member.value)
                 default: return false
                 }

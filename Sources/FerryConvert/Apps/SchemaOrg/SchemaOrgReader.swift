@@ -35,9 +35,27 @@ struct SchemaOrgFiles {
     let context: ConversionContext
     let app: SourceApp
 
-    func json(_ path: String, images: [(name: String, data: Data)] = []) throws {
-        let documents = try JSONDocuments.read(path)
-        try recipes(in: documents.records.map(\.value), path: path, file: (path as NSString).lastPathComponent, images: images)
+    /// A JSON-LD file read record by record (an array's elements, an NDJSON file's lines), so
+    /// that a file of a hundred thousand recipes is never held whole.
+    func json(_ path: String, images: [(name: String, data: Data)] = [], file name: String? = nil) throws {
+        let stream = try JSONDocuments.stream(path)
+        let file = name ?? (path as NSString).lastPathComponent
+        var found = 0
+        while let record = try JSONDocuments.next(stream) {
+            let nodes = JSONLDBlocks.recipes(in: record.value)
+            for (index, node) in nodes.enumerated() {
+                found += 1
+                let location = RecordLocation(file: path, record: stream.isArray || record.number > 1 || nodes.count > 1 ? found : nil)
+                try context.record {
+                    try SchemaOrgNormalizer(context: context, app: app).recipe(node, file: file, location: location,
+                                                                              images: index == 0 && found == 1 ? images : [])
+                }
+                try context.flushIfNeeded()
+            }
+        }
+        guard found > 0 else {
+            throw ConversionError(.notRecognized("no recipe found: no schema.org Recipe node in it"), at: RecordLocation(file: path))
+        }
     }
 
     func json(_ data: Data, path: String, file: String, images: [(name: String, data: Data)]) throws {

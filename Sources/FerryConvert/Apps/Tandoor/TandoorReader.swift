@@ -13,7 +13,9 @@ struct TandoorReader: SourceReader {
     let about = ReaderInfo(.tandoor, "Tandoor", reads: ["Tandoor export.zip"])
 
     func recognize(_ file: CandidateFile) -> RecognizedFile? {
-        guard let names = file.archiveNames, !names.isEmpty, names.allSatisfy({ $0.lowercased().hasSuffix(".zip") }) else { return nil }
+        // Its inner zips are named by the recipes' numbers (`1.zip`): a zip of other zips is not Tandoor's.
+        guard let names = file.archiveNames, !names.isEmpty, names.allSatisfy({ $0.lowercased().hasSuffix(".zip") }),
+              names.contains(where: { ($0 as NSString).deletingPathExtension.allSatisfy(\.isNumber) }) else { return nil }
         return RecognizedFile(app: app, kind: "export.zip") { path, context in try TandoorNormalizer(context: context).convertExport(path) }
     }
 }
@@ -62,7 +64,7 @@ struct TandoorNormalizer {
         var here = location
         here.key = title
         try context.claim(id, table: "recipe", at: here)
-        let time = context.fileTime(location.file.components(separatedBy: "!")[0])
+        let time = context.fileTime(location.file)
         var recipe = Recipe(id: id, source: SourceRef(app: .tandoor, entity: "Recipe", key: nil, file: file), kind: "meal",
                             createdAt: time, modifiedAt: time)
         context.synthesized([SynthesizedTimes.createdAt, SynthesizedTimes.modifiedAt], table: "recipe", from: "modification time of \(file)",
@@ -84,12 +86,7 @@ struct TandoorNormalizer {
         }
         recipe.instructions = recipe.steps.compactMap(\.instruction).joined(separator: "\n\n")
         if let image {
-            var attachment = Attachment(id: StableID.make(id, "image", image.name), position: 0)
-            attachment.name = image.name
-            attachment.mediaType = AttachmentFiles.mediaType(ofExtension: (image.name as NSString).pathExtension)
-            attachment.tag = "hero"
-            AttachmentFiles.attach(image.data, to: &attachment, context: context)
-            recipe.attachments = [attachment]
+            recipe.attachments = [AttachmentFiles.file(image.data, named: image.name, owner: id, position: 0, hero: true, context: context)]
         }
         recipe.extras = fields.extras
         context.report.extras(app: .tandoor, entity: "Recipe", recipe.extras)
