@@ -30,6 +30,7 @@ public final class ConversionContext {
     private var seenFileNames: [String] = []
     private var lastFile: (path: String, index: UInt32)?
     private var lastFileName: (path: String, name: String)?
+    private var lastFileTime: (path: String, time: String)?
     /// Where claimed UUIDs go past `claimsInMemory` of them; without one, all stay in memory.
     public var ledger: ClaimLedger?
     public var claimsInMemory = 1 << 17
@@ -150,9 +151,14 @@ public final class ConversionContext {
 
     /// Created/modified times for legacy records that have none: the input file's modification
     /// time, so that converting the same file again gives the same values.
+    /// Kept for the file being read: the format readers ask per record, and each asking was a
+    /// `stat` (several for an archive's entry).
     public func fileTime(_ path: String) -> String {
+        if let last = lastFileTime, last.path == path { return last.time }
         let date = (try? FileManager.default.attributesOfItem(atPath: Self.inputFile(path))[.modificationDate] as? Date) ?? Date(timeIntervalSince1970: 0)
-        return CanonicalTime.string(date)
+        let time = CanonicalTime.string(date)
+        lastFileTime = (path, time)
+        return time
     }
 
     /// The input file of a record's location: the file itself, or for an archive's entry

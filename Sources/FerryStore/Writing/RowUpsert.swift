@@ -12,12 +12,10 @@ class UpsertShape: @unchecked Sendable {
     let sql: String
     /// For tables whose rows many records share: the position of the key, to count each row once.
     let sharedKeyIndex: Int32?
-    /// The schema's CHECK of each column, in binding order (``ColumnRules``).
-    let rules: [ColumnRule?]
-    /// The same, where a bind reads them without touching the shape: each column is bound by a
-    /// closure of its own (``TableRow``), and reading a class's array from each retained and
-    /// released it, a fifth more instructions for taking a log's rows. Shapes are made once and
-    /// never freed (they are static), so neither is this.
+    /// The schema's CHECK of each column, in binding order (``ColumnRules``), where a bind reads
+    /// them without touching the shape: each column is bound by a closure of its own
+    /// (``TableRow``), and reading a class's array from each retained and released it. Shapes
+    /// are made once and never freed (they are static), so neither is this.
     let ruleBuffer: UnsafeBufferPointer<ColumnRule?>
 
     /// - Parameter conflict: the key that decides a conflict; nil for a plain insert.
@@ -34,12 +32,12 @@ class UpsertShape: @unchecked Sendable {
         }
         precondition(!shared || conflict?.count == 1, "a shared table is counted by a one-column key")
         sharedKeyIndex = shared ? conflict.flatMap { columns.firstIndex(of: $0[0]) }.map { Int32($0 + 1) } : nil
-        self.rules = rules ?? columns.map { _ in nil }
-        let buffer = UnsafeMutableBufferPointer<ColumnRule?>.allocate(capacity: self.rules.count)
-        _ = buffer.initialize(from: self.rules)
+        let rules = rules ?? columns.map { _ in nil }
+        let buffer = UnsafeMutableBufferPointer<ColumnRule?>.allocate(capacity: rules.count)
+        _ = buffer.initialize(from: rules)
         ruleBuffer = UnsafeBufferPointer(buffer)
         // A row names exactly one owner: the columns it leaves out are NULL.
-        precondition(self.rules.filter { $0 == .owner }.count <= 1, "\(table): a shape binds exactly one owner column")
+        precondition(rules.filter { $0 == .owner }.count <= 1, "\(table): a shape binds exactly one owner column")
     }
 }
 

@@ -1,4 +1,5 @@
 import FerryCanonical
+import FerryJSON
 import Foundation
 
 extension SourceApp {
@@ -15,7 +16,15 @@ struct NextcloudReader: SourceReader {
             return RecognizedFile(app: app, kind: "recipe.json") { path, context in
                 let folder = (path as NSString).deletingLastPathComponent
                 let image = (folder as NSString).appendingPathComponent("full.jpg")
-                let images = (try? Data(contentsOf: URL(fileURLWithPath: image))).map { [(name: "full.jpg", data: $0)] } ?? []
+                // A folder without the picture has none; one that cannot be read is named, not passed over.
+                var images: [(name: String, data: Data)] = []
+                if FileManager.default.fileExists(atPath: image) {
+                    do {
+                        images = [("full.jpg", try Data(contentsOf: URL(fileURLWithPath: image)))]
+                    } catch {
+                        throw ConversionError(.unreadable((error as NSError).localizedDescription), at: RecordLocation(file: image))
+                    }
+                }
                 try SchemaOrgFiles(context: context, app: .nextcloud).json(path, images: images,
                                                                            file: (folder as NSString).lastPathComponent + "/recipe.json")
             }
