@@ -12,10 +12,6 @@ import Testing
 @Suite struct FormatEdgeTests {
     let directory = TemporaryDirectory("ferry-format-edges")
 
-    func convert(_ inputs: [String], into name: String, keepGoing: Bool = false) throws -> (store: String, report: ConversionReport) {
-        let store = directory.url.appendingPathComponent(name).path
-        return (store, try ConversionJob(inputs: inputs, store: store, options: ConversionOptions(keepGoing: keepGoing, openArchive: ArchiveReader.opener)).run())
-    }
 
     @Test func aCooklangFileSavedOnWindowsReadsAsTheSame() throws {
         let text = "---\ntitle: Toast\nservings: 2\n---\n= Make =\nToast the @bread{2%slices}.\n\nButter it.\n"
@@ -30,7 +26,7 @@ import Testing
         let brews = #"[{"bean": "11111111-2222-4333-8444-555555555555", "grind_weight": 18, "config": {"uuid": "d8647dd2-36cf-4998-8cb7-f5772f91b726", "unix_timestamp": 1672238504}}]"#
         let zip = try ZipFixture.write(["Beanconqueror.json": Data(main.utf8), "Beanconqueror_Brews_1.json": Data(brews.utf8)],
                                        to: directory.url.appendingPathComponent("backup.zip"))
-        let (store, report) = try convert([zip], into: "split.ferry")
+        let (store, report) = try directory.convert([zip], into: "split.ferry")
         #expect(report.counts["log"] == 1)
         #expect(try StoreFixtures.strings(store, "SELECT title FROM log") == ["Holm"])
     }
@@ -38,7 +34,7 @@ import Testing
     @Test func aTimePastYear9999IsNoTimeNotACrash() throws {
         let path = try directory.write(#"{"@context": "https://schema.org", "@type": "Recipe", "name": "Far", "dateCreated": "9223372036854775807", "datePublished": "100000000000000000"}"#,
                                        to: "far.json")
-        let (store, _) = try convert([path], into: "far.ferry")
+        let (store, _) = try directory.convert([path], into: "far.ferry")
         #expect(try StoreFixtures.strings(store, "SELECT json_extract(extras, '$.dateCreated') || '|' || json_extract(extras, '$.datePublished') FROM recipe")
                 == ["9223372036854775807|100000000000000000"])
     }
@@ -46,7 +42,7 @@ import Testing
     @Test func aPageWithoutARecipeInAFolderIsSkippedAndTheRestConverts() throws {
         try directory.write(#"{"@context": "https://schema.org", "@type": "Recipe", "name": "Salsa"}"#, to: "site/salsa.json")
         try directory.write("<html><body>hello</body></html>", to: "site/index.html")
-        let (store, report) = try convert([directory.url.appendingPathComponent("site").path], into: "site.ferry")
+        let (store, report) = try directory.convert([directory.url.appendingPathComponent("site").path], into: "site.ferry")
         #expect(try StoreFixtures.strings(store, "SELECT title FROM recipe") == ["Salsa"])
         #expect(report.skipped.map(\.reason) == ["not recognized: no recipe found: no schema.org Recipe in the page's JSON-LD (0 blocks)"])
     }
@@ -54,7 +50,7 @@ import Testing
     @Test func twoCooklangRecipesOfOneNameInTwoFoldersAreTwoRecipes() throws {
         try directory.write("Mix @flour{200%g}.\n", to: "cook/Breakfast/Pancakes.cook")
         try directory.write("Mix @oats{100%g}.\n", to: "cook/Brunch/Pancakes.cook")
-        let (store, report) = try convert([directory.url.appendingPathComponent("cook").path], into: "cook.ferry")
+        let (store, report) = try directory.convert([directory.url.appendingPathComponent("cook").path], into: "cook.ferry")
         #expect(report.counts["recipe"] == 2)
         #expect(try StoreFixtures.strings(store, "SELECT count(DISTINCT id) FROM recipe") == ["2"])
     }

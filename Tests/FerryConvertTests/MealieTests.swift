@@ -12,10 +12,6 @@ import Testing
 @Suite struct MealieTests {
     let directory = TemporaryDirectory("ferry-mealie")
 
-    func convert(_ inputs: [String], into name: String) throws -> (store: String, report: ConversionReport) {
-        let store = directory.url.appendingPathComponent(name).path
-        return (store, try ConversionJob(inputs: inputs, store: store, options: ConversionOptions(openArchive: ArchiveReader.opener)).run())
-    }
 
     static let database = #"""
         {"alembic_version": [{"version_num": "09aba125b57a"}],
@@ -48,7 +44,7 @@ import Testing
 
     @Test func aBackupBringsRecipesMealPlansAndShoppingLists() throws {
         let path = try directory.write(Self.database, to: "database.json")
-        let (store, report) = try convert([path], into: "backup.ferry")
+        let (store, report) = try directory.convert([path], into: "backup.ferry")
         #expect(report.inputs.map(\.detected) == ["mealie backup"])
         #expect(try StoreFixtures.strings(store, """
             SELECT id || '|' || title || '|' || prep_minutes || '|' || servings || '|' || category || '|' || created_at || '|' || modified_at
@@ -72,12 +68,12 @@ import Testing
     @Test(.needsCorpus) func theCorpusBackupAndExportArriveWhole() throws {
         let folder = TestPaths.corpus.appendingPathComponent("formats/mealie")
         let backup = try #require(TestPaths.files(under: folder) { $0.contains("backup") }.first)
-        let (store, report) = try convert([backup], into: "corpus-backup.ferry")
+        let (store, report) = try directory.convert([backup], into: "corpus-backup.ferry")
         #expect(report.counts["recipe"] == 42)
         #expect(try StoreFixtures.strings(store, "SELECT count(*) FROM material_line") == ["456"])
         #expect(try StoreFixtures.strings(store, "SELECT count(*) FROM recipe_step") == ["212"])
         let export = try #require(TestPaths.files(under: folder) { $0.hasSuffix("migrations__mealie.zip") }.first)
-        let exported = try convert([export], into: "corpus-export.ferry")
+        let exported = try directory.convert([export], into: "corpus-export.ferry")
         #expect(exported.report.counts["recipe"] == 3)
         #expect(try StoreFixtures.strings(exported.store, "SELECT title FROM recipe ORDER BY title")
                 == ["Levain Chocolate Chip Cookies", "Old-Fashioned Beef Stew", "PIZZA DOUGH — Basics With Babish"])

@@ -18,11 +18,6 @@ import Testing
     static let soup = fixtures.appendingPathComponent("Weeknight Lentil Soup.paprikarecipe").path
     static let pancakes = fixtures.appendingPathComponent("Plain Pancakes.paprikarecipe").path
 
-    func convert(_ inputs: [String], into name: String = "out.ferry") throws -> (store: String, report: ConversionReport) {
-        let store = directory.url.appendingPathComponent(name).path
-        let report = try ConversionJob(inputs: inputs, store: store, options: ConversionOptions(openArchive: ArchiveReader.opener)).run()
-        return (store, report)
-    }
 
     /// The recipes of a Paprika file as the file has them, read without the conversion's reader.
     static func sourceRecipes(_ path: String) throws -> [JSONObject] {
@@ -47,7 +42,7 @@ import Testing
 
     /// Title, ingredient lines in order, step texts and every field accounted for, per recipe.
     func expectWhole(_ path: String) throws {
-        let (store, report) = try convert([path], into: "\(abs(path.hashValue)).ferry")
+        let (store, report) = try directory.convert([path], into: "\(abs(path.hashValue)).ferry")
         let recipes = try Self.sourceRecipes(path)
         #expect(report.counts["recipe"] == recipes.count, "\(path)")
         let columns: Set<String> = ["uid", "name", "created", "description", "difficulty", "source_url", "categories", "servings",
@@ -69,7 +64,7 @@ import Testing
 
     @Test func aCurrentSchemaRecipeArrivesWhole() throws {
         try expectWhole(Self.soup)
-        let (store, _) = try convert([Self.soup], into: "soup.ferry")
+        let (store, _) = try directory.convert([Self.soup], into: "soup.ferry")
         let row = try StoreFixtures.strings(store, """
             SELECT id || '|' || kind || '|' || summary || '|' || difficulty || '|' || source_url || '|' || servings || '|' || prep_minutes
                    || '|' || cook_minutes || '|' || coalesce(estimated_minutes, '-') || '|' || created_at FROM recipe
@@ -91,8 +86,8 @@ import Testing
 
     @Test func anOldSchemaRecipeGetsAStableIDAndItsTimes() throws {
         try expectWhole(Self.pancakes)
-        let first = try convert([Self.pancakes], into: "first.ferry")
-        let second = try convert([Self.pancakes], into: "second.ferry")
+        let first = try directory.convert([Self.pancakes], into: "first.ferry")
+        let second = try directory.convert([Self.pancakes], into: "second.ferry")
         let id = try StoreFixtures.strings(first.store, "SELECT id FROM recipe")
         #expect(id == (try StoreFixtures.strings(second.store, "SELECT id FROM recipe")) && id.count == 1)
         #expect(try StoreFixtures.strings(first.store, "SELECT servings || '|' || prep_minutes || '|' || cook_minutes FROM recipe") == ["8.0|10.0|20.0"])
@@ -117,7 +112,7 @@ import Testing
             "My Recipes/.DS_Store": Data([0, 0, 0, 1]),
             "__MACOSX/My Recipes/._Plain Pancakes.paprikarecipe": Data("resource fork".utf8),
         ], to: zip)
-        let (store, report) = try convert([zip.path], into: "zip.ferry")
+        let (store, report) = try directory.convert([zip.path], into: "zip.ferry")
         #expect(report.inputs.map(\.detected) == ["paprika .paprikarecipes export"])
         #expect(try StoreFixtures.strings(store, "SELECT title FROM recipe ORDER BY title") == ["Plain Pancakes", "Weeknight Lentil Soup"])
     }

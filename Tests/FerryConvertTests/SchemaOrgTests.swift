@@ -24,10 +24,6 @@ import Testing
         "sous-vide-smoked-beef-ribs.html": "only as microdata",
     ]
 
-    func convert(_ inputs: [String], into name: String) throws -> (store: String, report: ConversionReport) {
-        let store = directory.url.appendingPathComponent(name).path
-        return (store, try ConversionJob(inputs: inputs, store: store, options: ConversionOptions(openArchive: ArchiveReader.opener)).run())
-    }
 
     /// Recipe nodes of a file, found with Foundation: JSON as is, pages by their ld+json scripts.
     static func sourceRecipes(_ path: String) throws -> [[String: Any]] {
@@ -73,7 +69,7 @@ import Testing
     }
 
     func expectWhole(_ path: String) throws {
-        let (store, report) = try convert([path], into: "\(abs(path.hashValue)).ferry")
+        let (store, report) = try directory.convert([path], into: "\(abs(path.hashValue)).ferry")
         let sources = try Self.sourceRecipes(path)
         #expect(report.counts["recipe"] == sources.count, "\(path)")
         for source in sources {
@@ -95,7 +91,7 @@ import Testing
     @Test func aPageWithAGraphSectionsAndAListArrivesWhole() throws {
         let page = Self.fixtures.appendingPathComponent("two-recipes.html").path
         try expectWhole(page)
-        let (store, _) = try convert([page], into: "page.ferry")
+        let (store, _) = try directory.convert([page], into: "page.ferry")
         let scones = try StoreFixtures.strings(store, """
             SELECT author || '|' || servings || '|' || prep_minutes || '|' || cook_minutes || '|' || estimated_minutes || '|' || category
                    || '|' || created_at || '|' || source_url || '|' || summary FROM recipe WHERE title = 'Cheese Scones'
@@ -120,7 +116,7 @@ import Testing
 
     @Test func aNextcloudFolderBringsItsImageAndItsTimes() throws {
         let folder = Self.fixtures.appendingPathComponent("nextcloud").path
-        let (store, report) = try convert([folder], into: "nextcloud.ferry")
+        let (store, report) = try directory.convert([folder], into: "nextcloud.ferry")
         #expect(report.inputs.map(\.detected) == ["nextcloud recipe.json"])
         #expect(try StoreFixtures.strings(store, "SELECT source_app || '|' || created_at || '|' || modified_at || '|' || json_extract(extras, '$.dateModified') FROM recipe")
                 == ["nextcloud|2021-12-01T10:00:00Z|2021-12-01T10:00:00Z|0"])
@@ -142,7 +138,7 @@ import Testing
 
     @Test(.needsCorpus) func theNextcloudCorpusZipArrivesWithItsImages() throws {
         let zip = try #require(TestPaths.files(under: TestPaths.corpus.appendingPathComponent("formats/nextcloud")) { $0.hasSuffix(".zip") }.first)
-        let (store, report) = try convert([zip], into: "nc-zip.ferry")
+        let (store, report) = try directory.convert([zip], into: "nc-zip.ferry")
         #expect(report.counts["recipe"] == 3)
         #expect(try StoreFixtures.strings(store, "SELECT count(*) FROM attachment WHERE tag = 'hero'") == ["2"])
         #expect(try StoreFixtures.strings(store, "SELECT title FROM recipe ORDER BY title") == ["Air Fryer Shrimp", "Chicken Parmigiana", "Skillet Shepherd's Pie"])

@@ -12,10 +12,6 @@ import Testing
 @Suite struct TandoorBeanconquerorTests {
     let directory = TemporaryDirectory("ferry-tandoor-bean")
 
-    func convert(_ inputs: [String], into name: String) throws -> (store: String, report: ConversionReport) {
-        let store = directory.url.appendingPathComponent(name).path
-        return (store, try ConversionJob(inputs: inputs, store: store, options: ConversionOptions(openArchive: ArchiveReader.opener)).run())
-    }
 
     static let tandoorRecipe = #"""
         {"name": "Green Shakshuka", "description": "", "working_time": 10, "waiting_time": 20, "servings": 2, "servings_text": "pans",
@@ -33,7 +29,7 @@ import Testing
         let inner = try ZipFixture.write(["recipe.json": Data(Self.tandoorRecipe.utf8), "image.png": Data([0x89, 0x50, 0x4E, 0x47])],
                                          to: directory.url.appendingPathComponent("1.zip"))
         let export = try ZipFixture.write(["1.zip": try Data(contentsOf: URL(fileURLWithPath: inner))], to: directory.url.appendingPathComponent("export.zip"))
-        let (store, report) = try convert([export], into: "tandoor.ferry")
+        let (store, report) = try directory.convert([export], into: "tandoor.ferry")
         #expect(report.inputs.map(\.detected) == ["tandoor export.zip"])
         #expect(try StoreFixtures.strings(store, "SELECT title || '|' || prep_minutes || '|' || cook_minutes || '|' || servings FROM recipe")
                 == ["Green Shakshuka|10.0|20.0|2.0"])
@@ -51,7 +47,7 @@ import Testing
 
     @Test(.needsCorpus) func theCorpusTandoorExportArrivesWhole() throws {
         let zip = try #require(TestPaths.files(under: TestPaths.corpus.appendingPathComponent("formats/tandoor")) { $0.hasSuffix(".zip") }.first)
-        let (store, report) = try convert([zip], into: "tandoor-corpus.ferry")
+        let (store, report) = try directory.convert([zip], into: "tandoor-corpus.ferry")
         #expect(report.counts["recipe"] == 1)
         #expect(try StoreFixtures.strings(store, "SELECT title FROM recipe") == ["“Texas Red” Chili"])
         #expect(try StoreFixtures.strings(store, "SELECT count(*) FROM material_line") == ["12"])
@@ -76,7 +72,7 @@ import Testing
 
     @Test func aBackupsBrewsAreLogsWithWhatTheyWereMadeWith() throws {
         let path = try directory.write(Self.backup, to: "Beanconqueror.json")
-        let (store, report) = try convert([path], into: "bean.ferry")
+        let (store, report) = try directory.convert([path], into: "bean.ferry")
         #expect(report.counts["log"] == 2 && report.counts["recipe"] == 1 && report.counts["catalog_item"] == 2)
         let first = try StoreFixtures.strings(store, """
             SELECT l.title || '|' || l.started_at || '|' || l.rating || '|' || l.duration_seconds || '|' || l.note || '|' || s.title || '|'
@@ -98,11 +94,11 @@ import Testing
     @Test(.needsCorpus) func theCorpusBackupAndShareConvert() throws {
         let folder = TestPaths.corpus.appendingPathComponent("formats/beanconqueror")
         let backup = try #require(TestPaths.files(under: folder) { $0.hasSuffix("TestData.json") }.first)
-        let (store, report) = try convert([backup], into: "bean-corpus.ferry")
+        let (store, report) = try directory.convert([backup], into: "bean-corpus.ferry")
         #expect(report.counts["log"] == 2000)
         #expect(try StoreFixtures.strings(store, "SELECT count(DISTINCT recipe_id) FROM log") == ["1"])
         let share = try #require(TestPaths.files(under: folder) { $0.hasSuffix("beanconqueror_real.json") }.first)
-        let shared = try convert([share], into: "share.ferry")
+        let shared = try directory.convert([share], into: "share.ferry")
         #expect(shared.report.counts["log"] == 1)
         #expect(try StoreFixtures.strings(shared.store, "SELECT json_extract(s.parameters, '$.bean.text') || '|' || json_extract(s.parameters, '$.grinder.text') || '|' || s.title || '|' || json_extract(s.parameters, '$.dose.value') FROM log_snapshot s")
                 == ["Holm|Kinu M47|Chemex|75"])

@@ -10,14 +10,11 @@ public struct MaterialLine: Sendable, Hashable {
     public var description: String?
     /// Decimal text as written (`0.5`, `2.3`), so that nothing is rounded.
     public var quantity: String?
-    public var unit: String?
-    public var notes: String?
-    public var sourceKey: String?
+    public var unit, notes, sourceKey: String?
     public var extras = JSONObject()
 
     public init(id: String, position: Int) {
-        self.id = id
-        self.position = position
+        (self.id, self.position) = (id, position)
     }
 }
 
@@ -26,16 +23,11 @@ public struct ReferenceLink: Sendable, Hashable {
     public var id: String
     public var position: Int
     public var url: String
-    public var title: String?
-    public var description: String?
-    public var addedAt: String?
-    public var sourceKey: String?
+    public var title, description, addedAt, sourceKey: String?
     public var extras = JSONObject()
 
     public init(id: String, position: Int, url: String) {
-        self.id = id
-        self.position = position
-        self.url = url
+        (self.id, self.position, self.url) = (id, position, url)
     }
 }
 
@@ -43,19 +35,13 @@ public struct ReferenceLink: Sendable, Hashable {
 public struct Attachment: Sendable, Hashable {
     public var id: String
     public var position: Int
-    public var name: String?
-    public var mediaType: String?
-    public var localURL: String?
-    public var sha256: String?
+    public var name, mediaType, localURL, sha256: String?
     public var byteCount: Int64?
-    public var addedAt: String?
-    public var tag: String?
-    public var sourceKey: String?
+    public var addedAt, tag, sourceKey: String?
     public var extras = JSONObject()
 
     public init(id: String, position: Int) {
-        self.id = id
-        self.position = position
+        (self.id, self.position) = (id, position)
     }
 }
 
@@ -63,14 +49,11 @@ public struct Attachment: Sendable, Hashable {
 public struct CatalogItem: Sendable, Hashable {
     public var naturalKey: String
     public var source: SourceRef
-    public var name: String?
-    public var manufacturer: String?
-    public var code: String?
+    public var name, manufacturer, code: String?
     public var extras = JSONObject()
 
     public init(naturalKey: String, source: SourceRef) {
-        self.naturalKey = naturalKey
-        self.source = source
+        (self.naturalKey, self.source) = (naturalKey, source)
     }
 }
 

@@ -9,17 +9,12 @@ public struct Log: Sendable, Hashable {
     /// `brew`, `project`, `focus-session`, `photo-action`.
     public var kind: String
     public var title: String?
-    public var startedAt: String?
-    public var endedAt: String?
-    public var durationSeconds: Double?
-    public var rating: Double?
+    public var startedAt, endedAt: String?
+    public var durationSeconds, rating: Double?
     /// What came of it: a taste tag, a project status, a photo action.
     public var outcome: String?
-    public var note: String?
-    public var recipeID: String?
-    public var projectID: String?
-    public var createdAt: String
-    public var modifiedAt: String
+    public var note, recipeID, projectID: String?
+    public var createdAt, modifiedAt: String
     public var extras = JSONObject()
     /// The times Ferry made up, with what it took instead: written into `extras` (``SynthesizedTimes``).
     public var synthesizedTimes: [String: String] = [:]
@@ -31,11 +26,8 @@ public struct Log: Sendable, Hashable {
     public var attachments: [Attachment] = []
 
     public init(id: String, source: SourceRef, kind: String, createdAt: String, modifiedAt: String) {
-        self.id = id
-        self.source = source
-        self.kind = kind
-        self.createdAt = createdAt
-        self.modifiedAt = modifiedAt
+        (self.id, self.source, self.kind) = (id, source, kind)
+        (self.createdAt, self.modifiedAt) = (createdAt, modifiedAt)
     }
 }
 
@@ -47,19 +39,14 @@ public struct LogSnapshot: Sendable, Hashable {
     public var sourceType: String
     /// The id of the recipe or project then; kept even after it is deleted.
     public var sourceID: String?
-    public var title: String?
-    public var method: String?
-    public var kind: String?
+    public var title, method, kind: String?
     /// Name → `{value, unit}` or `{text}`.
     public var parameters = JSONObject()
     public var isReconstructed = false
     public var reconstructedFields: [String] = []
 
     public init(sourceType: String, sourceID: String?, title: String? = nil, method: String? = nil, kind: String? = nil) {
-        self.sourceType = sourceType
-        self.sourceID = sourceID
-        self.title = title
-        self.method = method
-        self.kind = kind
+        (self.sourceType, self.sourceID) = (sourceType, sourceID)
+        (self.title, self.method, self.kind) = (title, method, kind)
     }
 }

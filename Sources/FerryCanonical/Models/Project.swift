@@ -11,32 +11,20 @@ public struct Project: Sendable, Hashable {
     /// `semester`, `course`, `assignment`, `outline-node`, `study-session`, `activity`, `grocery-list`, …
     public var kind: String
     public var title: String = ""
-    public var code: String?
-    public var category: String?
-    public var status: String?
+    public var code, category, status: String?
     public var position: Int?
-    public var startAt: String?
-    public var endAt: String?
-    public var dueAt: String?
+    public var startAt, endAt, dueAt: String?
     public var dueTimeMinutes: Int64?
-    public var estimatedMinutes: Double?
-    public var minBlockMinutes: Double?
-    public var maxBlockMinutes: Double?
-    public var difficulty: Double?
-    public var importance: Double?
+    public var estimatedMinutes, minBlockMinutes, maxBlockMinutes: Double?
+    public var difficulty, importance: Double?
     public var isLocked = false
     /// Normalized recurrence: `{frequency, interval, end: {never} | {afterOccurrences} | {until}, skipPolicy}`.
     public var recurrence: JSONValue?
-    public var gradeWeightPercent: Double?
-    public var gradePossible: Double?
-    public var gradeEarned: Double?
-    public var gradePercent: Double?
-    public var gradeLetter: String?
-    public var notes: String?
+    public var gradeWeightPercent, gradePossible, gradeEarned, gradePercent: Double?
+    public var gradeLetter, notes: String?
     public var isArchived = false
     public var completedAt: String?
-    public var createdAt: String
-    public var modifiedAt: String
+    public var createdAt, modifiedAt: String
     public var deletedAt: String?
     public var extras = JSONObject()
     /// The times Ferry made up, with what it took instead: written into `extras` (``SynthesizedTimes``).
@@ -50,11 +38,8 @@ public struct Project: Sendable, Hashable {
     public var attachments: [Attachment] = []
 
     public init(id: String, source: SourceRef, kind: String, createdAt: String, modifiedAt: String) {
-        self.id = id
-        self.source = source
-        self.kind = kind
-        self.createdAt = createdAt
-        self.modifiedAt = modifiedAt
+        (self.id, self.source, self.kind) = (id, source, kind)
+        (self.createdAt, self.modifiedAt) = (createdAt, modifiedAt)
     }
 }
 
@@ -62,20 +47,15 @@ public struct Project: Sendable, Hashable {
 public struct ProjectStep: Sendable, Hashable {
     public var id: String
     public var position: Int
-    public var title: String?
-    public var kind: String?
+    public var title, kind: String?
     public var estimatedMinutes: Double?
-    public var startAt: String?
-    public var dueAt: String?
+    public var startAt, dueAt: String?
     public var isCompleted = false
-    public var completedAt: String?
-    public var notes: String?
-    public var sourceKey: String?
+    public var completedAt, notes, sourceKey: String?
     public var extras = JSONObject()
     public var materials: [MaterialLine] = []
 
     public init(id: String, position: Int) {
-        self.id = id
-        self.position = position
+        (self.id, self.position) = (id, position)
     }
 }

@@ -12,25 +12,18 @@ public struct Recipe: Sendable, Hashable {
     /// The app's own classification: a glass plan's type (`recipe`, `idea`, `tutorial`…), a meal category.
     public var category: String?
     public var title: String = ""
-    public var summary: String?
-    public var instructions: String?
+    public var summary, instructions: String?
     /// `starter_template`, `custom`, `conflicted_copy`, `imported`.
     public var origin: String?
     public var isStarter = false
-    public var sourceURL: String?
-    public var author: String?
-    public var difficulty: String?
+    public var sourceURL, author, difficulty: String?
     public var servings: Double?
-    public var prepMinutes: Double?
-    public var cookMinutes: Double?
-    public var estimatedMinutes: Double?
+    public var prepMinutes, cookMinutes, estimatedMinutes: Double?
     public var usageCount: Int64?
     public var lastUsedAt: String?
-    public var isFavorite = false
-    public var isArchived = false
+    public var isFavorite = false, isArchived = false
     public var isValid: Bool?
-    public var createdAt: String
-    public var modifiedAt: String
+    public var createdAt, modifiedAt: String
     public var deletedAt: String?
     public var extras = JSONObject()
     /// The times Ferry made up, each with what it took instead (`modification time of
@@ -45,11 +38,8 @@ public struct Recipe: Sendable, Hashable {
     public var attachments: [Attachment] = []
 
     public init(id: String, source: SourceRef, kind: String, createdAt: String, modifiedAt: String) {
-        self.id = id
-        self.source = source
-        self.kind = kind
-        self.createdAt = createdAt
-        self.modifiedAt = modifiedAt
+        (self.id, self.source, self.kind) = (id, source, kind)
+        (self.createdAt, self.modifiedAt) = (createdAt, modifiedAt)
     }
 }
 
@@ -57,14 +47,10 @@ public struct Recipe: Sendable, Hashable {
 public struct RecipeParameter: Sendable, Hashable {
     public var name: String
     public var value: Double?
-    public var text: String?
-    public var unit: String?
+    public var text, unit: String?
 
     public init(name: String, value: Double? = nil, text: String? = nil, unit: String? = nil) {
-        self.name = name
-        self.value = value
-        self.text = text
-        self.unit = unit
+        (self.name, self.value, self.text, self.unit) = (name, value, text, unit)
     }
 }
 
@@ -72,20 +58,15 @@ public struct RecipeParameter: Sendable, Hashable {
 public struct RecipeStep: Sendable, Hashable {
     public var id: String
     public var position: Int
-    public var title: String?
-    public var instruction: String?
-    public var kind: String?
-    public var durationSeconds: Double?
-    public var waterGrams: Double?
+    public var title, instruction, kind: String?
+    public var durationSeconds, waterGrams: Double?
     public var isCumulative: Bool?
     public var estimatedMinutes: Double?
-    public var imageID: String?
-    public var sourceKey: String?
+    public var imageID, sourceKey: String?
     public var extras = JSONObject()
     public var materials: [MaterialLine] = []
 
     public init(id: String, position: Int) {
-        self.id = id
-        self.position = position
+        (self.id, self.position) = (id, position)
     }
 }

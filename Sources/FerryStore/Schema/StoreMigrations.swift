@@ -36,6 +36,25 @@ enum StoreMigrations {
         """
     }
 
+    /// The columns of `log` after its key, as v1 made them and v2 made them again.
+    private static let logColumns = """
+          source_app TEXT NOT NULL, source_entity TEXT NOT NULL, source_key TEXT, source_file TEXT NOT NULL,
+          kind TEXT NOT NULL, title TEXT, started_at TEXT, ended_at TEXT, duration_seconds REAL, rating REAL, outcome TEXT, note TEXT,
+          recipe_id TEXT REFERENCES recipe(id) ON DELETE SET NULL,
+          project_id TEXT REFERENCES project(id) ON DELETE SET NULL,
+          created_at TEXT NOT NULL, modified_at TEXT NOT NULL,
+          extras TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(extras))
+        """
+
+    /// The columns of `log_snapshot` after its key, as v1 made them and v2 made them again.
+    private static let logSnapshotColumns = """
+          source_type TEXT NOT NULL CHECK (source_type IN ('recipe', 'project')), source_id TEXT \(uuid("source_id")),
+          title TEXT, method TEXT, kind TEXT,
+          parameters TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(parameters)),
+          is_reconstructed INTEGER NOT NULL DEFAULT 0,
+          reconstructed_fields TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(reconstructed_fields))
+        """
+
     static let v1 = """
         CREATE TABLE recipe (
           id TEXT PRIMARY KEY NOT NULL \(uuid("id")),
@@ -89,23 +108,14 @@ enum StoreMigrations {
 
         CREATE TABLE log (
           id TEXT PRIMARY KEY NOT NULL \(uuid("id")),
-          source_app TEXT NOT NULL, source_entity TEXT NOT NULL, source_key TEXT, source_file TEXT NOT NULL,
-          kind TEXT NOT NULL, title TEXT, started_at TEXT, ended_at TEXT, duration_seconds REAL, rating REAL, outcome TEXT, note TEXT,
-          recipe_id TEXT REFERENCES recipe(id) ON DELETE SET NULL,
-          project_id TEXT REFERENCES project(id) ON DELETE SET NULL,
-          created_at TEXT NOT NULL, modified_at TEXT NOT NULL,
-          extras TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(extras))
+        \(logColumns)
         ) STRICT;
         CREATE INDEX log_recipe ON log(recipe_id);
         CREATE INDEX log_project ON log(project_id);
         CREATE INDEX log_started ON log(started_at);
         CREATE TABLE log_snapshot (
           log_id TEXT PRIMARY KEY NOT NULL REFERENCES log(id) ON DELETE CASCADE,
-          source_type TEXT NOT NULL CHECK (source_type IN ('recipe', 'project')), source_id TEXT \(uuid("source_id")),
-          title TEXT, method TEXT, kind TEXT,
-          parameters TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(parameters)),
-          is_reconstructed INTEGER NOT NULL DEFAULT 0,
-          reconstructed_fields TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(reconstructed_fields))
+        \(logSnapshotColumns)
         ) STRICT;
 
         CREATE TABLE material_line (
@@ -196,12 +206,7 @@ enum StoreMigrations {
     static let v2 = """
         CREATE TABLE log_v2 (
           id TEXT NOT NULL \(uuid("id")),
-          source_app TEXT NOT NULL, source_entity TEXT NOT NULL, source_key TEXT, source_file TEXT NOT NULL,
-          kind TEXT NOT NULL, title TEXT, started_at TEXT, ended_at TEXT, duration_seconds REAL, rating REAL, outcome TEXT, note TEXT,
-          recipe_id TEXT REFERENCES recipe(id) ON DELETE SET NULL,
-          project_id TEXT REFERENCES project(id) ON DELETE SET NULL,
-          created_at TEXT NOT NULL, modified_at TEXT NOT NULL,
-          extras TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(extras))
+        \(logColumns)
         ) STRICT;
         INSERT INTO log_v2 (rowid, id, source_app, source_entity, source_key, source_file, kind, title, started_at, ended_at,
                             duration_seconds, rating, outcome, note, recipe_id, project_id, created_at, modified_at, extras)
@@ -216,11 +221,7 @@ enum StoreMigrations {
 
         CREATE TABLE log_snapshot_v2 (
           log_id TEXT NOT NULL REFERENCES log(id) ON DELETE CASCADE,
-          source_type TEXT NOT NULL CHECK (source_type IN ('recipe', 'project')), source_id TEXT \(uuid("source_id")),
-          title TEXT, method TEXT, kind TEXT,
-          parameters TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(parameters)),
-          is_reconstructed INTEGER NOT NULL DEFAULT 0,
-          reconstructed_fields TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(reconstructed_fields))
+        \(logSnapshotColumns)
         ) STRICT;
         INSERT INTO log_snapshot_v2 (rowid, log_id, source_type, source_id, title, method, kind, parameters, is_reconstructed,
                                      reconstructed_fields)

@@ -59,12 +59,12 @@ struct BrewLogInPlace {
             guard outer.has(.recipeNameAtBrew) else { return nil }
             (fields, beside) = (outer, Members())
         }
-        guard let id = fields.id else { return nil }
-        let parameters = beside.has(.doseGrams) ? beside : fields
-        return BrewLogInPlace(id: id, timestamp: fields.timestamp, method: fields.method, recipeName: fields.recipeName,
-                              rating: fields.rating, tasteTag: fields.tasteTag, recipeID: fields.recipeID,
-                              note: beside.note ?? fields.note, dose: parameters.dose, yield: parameters.yield,
-                              temperature: parameters.temperature, grind: parameters.grind)
+        guard fields.has(.id) else { return nil }
+        let parameters = (beside.has(.doseGrams) ? beside : fields).log
+        var log = fields.log
+        log.note = beside.log.note ?? fields.log.note
+        (log.dose, log.yield, log.temperature, log.grind) = (parameters.dose, parameters.yield, parameters.temperature, parameters.grind)
+        return log
     }
 
     private enum Field: Int {
@@ -104,18 +104,8 @@ struct BrewLogInPlace {
     /// The fields of one object, each read as the type the general reading takes from it.
     private struct Members {
         var seen: UInt16 = 0
-        var id: String?
-        var timestamp: Double?
-        var method: String?
-        var recipeName: String?
-        var rating: Int64?
-        var tasteTag: String?
-        var recipeID: String?
-        var note: String?
-        var dose: Double?
-        var yield: Double?
-        var temperature: Double?
-        var grind: String?
+        /// What was read so far; the id is empty until ``seen`` has it.
+        var log = BrewLogInPlace(id: "")
 
         func has(_ field: Field) -> Bool { seen & field.bit != 0 }
 
@@ -126,18 +116,18 @@ struct BrewLogInPlace {
                 guard let field = Field(key: key), !has(field) else { throw JSONInPlaceReader.GiveUp() }
                 seen |= field.bit
                 switch field {
-                case .id: id = try Self.uuid(&reader)
-                case .recipeId: recipeID = try Self.uuid(&reader)
-                case .timestamp: timestamp = try Self.number(&reader)
-                case .doseGrams: dose = try Self.number(&reader)
-                case .targetYieldGrams: yield = try Self.number(&reader)
-                case .waterTemperatureCelsius: temperature = try Self.number(&reader)
-                case .rating: rating = try Self.rating(&reader)
-                case .method: method = try Self.text(&reader)
-                case .recipeNameAtBrew: recipeName = try Self.text(&reader)
-                case .tasteTag: tasteTag = try Self.text(&reader)
-                case .note: note = try Self.text(&reader)
-                case .grindLabel: grind = try Self.text(&reader)
+                case .id: log.id = try Self.uuid(&reader)
+                case .recipeId: log.recipeID = try Self.uuid(&reader)
+                case .timestamp: log.timestamp = try Self.number(&reader)
+                case .doseGrams: log.dose = try Self.number(&reader)
+                case .targetYieldGrams: log.yield = try Self.number(&reader)
+                case .waterTemperatureCelsius: log.temperature = try Self.number(&reader)
+                case .rating: log.rating = try Self.rating(&reader)
+                case .method: log.method = try Self.text(&reader)
+                case .recipeNameAtBrew: log.recipeName = try Self.text(&reader)
+                case .tasteTag: log.tasteTag = try Self.text(&reader)
+                case .note: log.note = try Self.text(&reader)
+                case .grindLabel: log.grind = try Self.text(&reader)
                 case .summary:
                     var none = Members()
                     guard nested.seen == 0 else { throw JSONInPlaceReader.GiveUp() }
