@@ -12,7 +12,6 @@ import Testing
 @Suite struct FormatEdgeTests {
     let directory = TemporaryDirectory("ferry-format-edges")
 
-
     @Test func aCooklangFileSavedOnWindowsReadsAsTheSame() throws {
         let text = "---\ntitle: Toast\nservings: 2\n---\n= Make =\nToast the @bread{2%slices}.\n\nButter it.\n"
         let unix = CooklangParser.parse(text)

@@ -12,7 +12,6 @@ import Testing
 @Suite struct MealieTests {
     let directory = TemporaryDirectory("ferry-mealie")
 
-
     static let database = #"""
         {"alembic_version": [{"version_num": "09aba125b57a"}],
          "recipes": [{"id": "3ef4f12363d742e59b7133315e17401c", "slug": "dal", "name": "Red Dal", "description": "Weeknight dal",

@@ -18,7 +18,6 @@ import Testing
     static let soup = fixtures.appendingPathComponent("Weeknight Lentil Soup.paprikarecipe").path
     static let pancakes = fixtures.appendingPathComponent("Plain Pancakes.paprikarecipe").path
 
-
     /// The recipes of a Paprika file as the file has them, read without the conversion's reader.
     static func sourceRecipes(_ path: String) throws -> [JSONObject] {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))

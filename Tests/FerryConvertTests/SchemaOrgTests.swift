@@ -24,7 +24,6 @@ import Testing
         "sous-vide-smoked-beef-ribs.html": "only as microdata",
     ]
 
-
     /// Recipe nodes of a file, found with Foundation: JSON as is, pages by their ld+json scripts.
     static func sourceRecipes(_ path: String) throws -> [[String: Any]] {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))

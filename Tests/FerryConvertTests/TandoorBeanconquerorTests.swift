@@ -12,7 +12,6 @@ import Testing
 @Suite struct TandoorBeanconquerorTests {
     let directory = TemporaryDirectory("ferry-tandoor-bean")
 
-
     static let tandoorRecipe = #"""
         {"name": "Green Shakshuka", "description": "", "working_time": 10, "waiting_time": 20, "servings": 2, "servings_text": "pans",
          "internal": true, "nutrition": null,

@@ -52,6 +52,13 @@ extension ConversionReport {
         if moreDangling > 0 {
             lines.append("ferry: warning: \(moreDangling) more links name no record (the first \(ReportBuilder.listLimit) are listed by --report); each link was left empty, its id kept in extras.danglingReferences")
         }
+        let pages = report.sameSourceURL.count + (report.omitted["sameSourceURL"] ?? 0)
+        if pages > 0 {
+            let shown = report.sameSourceURL.prefix(3).map { group in
+                "\(group.page) (\(group.recipes.map { "\($0.app) \"\($0.title)\"" }.joined(separator: ", ")))"
+            }
+            lines.append("ferry: \(pages) page\(pages == 1 ? " is" : "s are") the source of more than one recipe: \(shown.joined(separator: "; "))\(pages > 3 ? "; …" : "") (sameSourceURL in --report)")
+        }
         for value in report.unknownEnumValues {
             lines.append("ferry: warning: \(value.file): \(value.field) \"\(value.value)\" is not a known value (\(value.count)×); \(value.mappedTo == "kept as is" ? "kept as is" : "read as \"\(value.mappedTo)\"")")
         }

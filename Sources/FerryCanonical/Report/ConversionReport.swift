@@ -59,6 +59,29 @@ public struct ConversionReport: Sendable, Encodable {
         public var message: String
     }
 
+    /// Recipes of the store that name the same page (``SourceURL/matchKey(_:)``): one recipe
+    /// brought in from two apps (a Paprika export and the site's JSON-LD), or twice from one.
+    public struct SameSource: Sendable, Encodable, Hashable {
+        public struct Recipe: Sendable, Encodable, Hashable {
+            public var id: String
+            public var app: String
+            public var title: String
+            public var sourceURL: String
+
+            public init(id: String, app: String, title: String, sourceURL: String) {
+                (self.id, self.app, self.title, self.sourceURL) = (id, app, title, sourceURL)
+            }
+        }
+
+        /// The page's key: host, path and query, as ``SourceURL/matchKey(_:)`` gives it.
+        public var page: String
+        public var recipes: [Recipe]
+
+        public init(page: String, recipes: [Recipe]) {
+            (self.page, self.recipes) = (page, recipes)
+        }
+    }
+
     public var format = "ferry.conversion/1"
     public var store: String
     public var dryRun: Bool
@@ -73,6 +96,7 @@ public struct ConversionReport: Sendable, Encodable {
     /// Legacy fields with no canonical column, kept in the rows' extras.
     public var extras: [Extra] = []
     public var rejected: [Rejected] = []
+    public var sameSourceURL: [SameSource] = []
     public var backup: String?
     /// With `--as core-data`: the Core Data store written from the converted records.
     public var coreData: CoreDataOutput?

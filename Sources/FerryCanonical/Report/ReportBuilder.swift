@@ -85,6 +85,14 @@ public final class ReportBuilder: @unchecked Sendable {
         }
     }
 
+    /// The store's recipes that name the same page, found once every row is in.
+    public func sameSource(_ groups: [ConversionReport.SameSource]) {
+        lock.withLock {
+            state.sameSourceURL = Array(groups.prefix(Self.listLimit))
+            if groups.count > Self.listLimit { state.omitted["sameSourceURL", default: 0] += groups.count - Self.listLimit }
+        }
+    }
+
     public func warning(_ text: String) {
         lock.withLock {
             state.warnings.append(text)

@@ -95,7 +95,7 @@ public struct ConversionJob {
         let ledger = ClaimFile()
         var unclaimed = false
         do {
-            return try target.session(report: report, keepGoing: options.keepGoing, run: run) { session in
+            let counts = try target.session(report: report, keepGoing: options.keepGoing, run: run) { session in
                 var options = options
                 // With keepGoing a duplicate is rejected alone, which takes its claim.
                 options.logIDsCheckedByStore = session.refusesDuplicateLogs && !options.keepGoing
@@ -107,6 +107,8 @@ public struct ConversionJob {
                     }
                 try session.finish(context)
             }
+            report.sameSource(try target.recipesSharingSourceURL())
+            return counts
         } catch let error as StoreError where unclaimed {
             guard case .duplicateKey = error.kind else { throw error }
             throw firstDuplicateID(scanned) ?? error
