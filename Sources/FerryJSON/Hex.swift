@@ -17,7 +17,18 @@ public enum Hex {
     /// The first 16 bytes of a digest as a name-based UUID (RFC 9562: version 5 and variant bits
     /// set), upper case like every UUID Ferry writes.
     public static func nameBasedUUID<Bytes: Sequence<UInt8>>(_ digest: Bytes) -> String {
-        var bytes = Array(digest.prefix(16))
+        nameBasedUUID(Array(digest.prefix(16)))
+    }
+
+    /// As ``nameBasedUUID(_:)-(Bytes)``, from the digest's bytes as they lie: across modules the
+    /// generic one is not specialized, and iterating a digest through it was a tenth of reading
+    /// a schema.org recipe (a recipe, its steps and lines each get an id).
+    public static func nameBasedUUID(_ digest: UnsafeRawBufferPointer) -> String {
+        nameBasedUUID(Array(digest.prefix(16)))
+    }
+
+    private static func nameBasedUUID(_ prefix: [UInt8]) -> String {
+        var bytes = prefix
         precondition(bytes.count == 16, "a digest of at least 16 bytes")
         bytes[6] = (bytes[6] & 0x0F) | 0x50
         bytes[8] = (bytes[8] & 0x3F) | 0x80

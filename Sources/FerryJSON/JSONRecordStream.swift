@@ -2,8 +2,9 @@ import FerrySystem
 import Foundation
 
 /// Reads a large JSON file record by record in bounded memory: the elements of a top-level
-/// array, or each top-level value of an NDJSON (or concatenated JSON) file. Only one record's
-/// bytes and a read buffer are held at a time; each record is parsed by ``JSONReader``.
+/// array, or each top-level value of an NDJSON (or concatenated JSON) file, or (asked for by
+/// name) the elements of an array member of a top-level object, as JSON-LD's `@graph`. Only one
+/// record's bytes and a read buffer are held at a time; each record is parsed by ``JSONReader``.
 ///
 /// For example:
 /// ```swift
@@ -30,8 +31,14 @@ public final class JSONRecordStream {
     }
 
     public let path: String
-    /// Whether the file is one top-level array (else a sequence of values).
+    /// Whether the file is one top-level array, or an object whose array member is read (else a
+    /// sequence of values).
     public private(set) var isArray = false
+    /// With `elementsOf`: the top-level object's other members, those before the array once the
+    /// stream is open, all of them once it has ended. Empty when the file is not such an object.
+    public private(set) var enclosingMembers = JSONObject()
+    /// The records are the elements of a member of a top-level object (`elementsOf`).
+    public private(set) var isEnclosed = false
     public private(set) var bytesRead = 0
     /// Nothing more can be read: the end was reached, or the file's structure broke.
     public var isFinished: Bool { finished }
@@ -49,7 +56,11 @@ public final class JSONRecordStream {
     /// seen before are not made again.
     private var scratch = ReadScratch()
 
-    public init(path: String, chunkSize: Int = 1 << 20, reader: JSONReader = JSONReader()) throws {
+    /// - Parameter elementsOf: a member name (`@graph`): when the file is one object whose members
+    ///   up to that one fit in the first chunk and it holds an array, the array's elements are the
+    ///   records, so a JSON-LD graph of a hundred thousand nodes is not held whole. Otherwise the
+    ///   file is read as without it (the object one record).
+    public init(path: String, chunkSize: Int = 1 << 20, reader: JSONReader = JSONReader(), elementsOf member: String? = nil) throws {
         self.path = path
         self.chunkSize = chunkSize
         self.reader = reader
@@ -61,6 +72,8 @@ public final class JSONRecordStream {
         if try peek() == UInt8(ascii: "[") {
             isArray = true
             position += 1
+        } else if let member, buffer[position] == UInt8(ascii: "{"), let before = openMember(member) {
+            (isArray, isEnclosed, enclosingMembers) = (true, true, before)
         }
     }
 
@@ -102,13 +115,13 @@ public final class JSONRecordStream {
                     // Between elements: a comma, or the closing bracket.
                     switch try peek() {
                     case UInt8(ascii: ","): position += 1; try skipWhitespace()
-                    case UInt8(ascii: "]"): position += 1; return try end()
+                    case UInt8(ascii: "]"): position += 1; return try endOfArray()
                     case nil: throw failure(.unexpectedEnd)
                     case let byte?: throw failure(.unexpectedCharacter(Self.describe(byte)))
                     }
                 } else if try peek() == UInt8(ascii: "]") {
                     position += 1
-                    return try end()
+                    return try endOfArray()
                 }
             }
             guard try peek() != nil else {
@@ -150,6 +163,96 @@ public final class JSONRecordStream {
         } catch {
             finished = true
             throw Failure(error: JSONReadError(kind: .unexpectedEnd, offset: bytesRead, line: line, column: 1, path: ""), record: nil)
+        }
+    }
+
+    /// After the array's closing bracket: the enclosing object's members after it, then the end.
+    private func endOfArray() throws -> InPlace? {
+        guard isEnclosed else { return try end() }
+        while true {
+            try skipWhitespace()
+            switch try peek() {
+            case UInt8(ascii: "}"):
+                position += 1
+                return try end()
+            case UInt8(ascii: ","):
+                position += 1
+                try skipWhitespace()
+                guard try peek() == 0x22 else { throw failure(.unexpectedCharacter(Self.describe(try peek() ?? 0))) }
+                let name = try memberValue()
+                try skipWhitespace()
+                guard try peek() == UInt8(ascii: ":") else { throw failure(.unexpectedCharacter(Self.describe(try peek() ?? 0))) }
+                position += 1
+                try skipWhitespace()
+                guard try peek() != nil, let key = name.string else { throw failure(.unexpectedEnd) }
+                enclosingMembers[key] = try memberValue()
+            case nil: throw failure(.unexpectedEnd)
+            case let byte?: throw failure(.unexpectedCharacter(Self.describe(byte)))
+            }
+        }
+    }
+
+    /// A member's name or value after the array, read whole (bounded as a record is).
+    private func memberValue() throws -> JSONValue {
+        let (length, newlines) = try valueLength()
+        let value = try buffer.withUnsafeBufferPointer { all throws(JSONReadError) in
+            try reader.read(UnsafeBufferPointer(rebasing: all[position..<(position + length)]), reusing: &scratch)
+        }
+        line += newlines
+        position += length
+        return value
+    }
+
+    /// At a top-level object: steps into its member `name` when every member before it reads
+    /// whole from the buffer and `name` holds an array, returning the members before it; else
+    /// leaves the position where it was and returns nil (the object is read as one record).
+    private func openMember(_ name: String) -> JSONObject? {
+        let (start, startLine) = (position, line)
+        var members = JSONObject()
+        position += 1
+        while let key = inBufferValue()?.string, inBufferByte(UInt8(ascii: ":")) {
+            skipBufferedWhitespace()
+            if key == name {
+                guard position < buffer.count, buffer[position] == UInt8(ascii: "[") else { break }
+                position += 1
+                return members
+            }
+            guard let value = inBufferValue() else { break }
+            members[key] = value
+            guard inBufferByte(UInt8(ascii: ",")) else { break }
+        }
+        (position, line) = (start, startLine)
+        return nil
+    }
+
+    /// The value at the position (after whitespace) when it reads whole from the buffer.
+    private func inBufferValue() -> JSONValue? {
+        skipBufferedWhitespace()
+        guard position < buffer.count else { return nil }
+        if let value = wholeContainer() { return value }
+        var scan = ValueScan(isContainer: false)
+        guard buffer[position] == 0x22, let end = buffer.withUnsafeBufferPointer({ scan.end(in: $0, from: position) }),
+              let value = buffer.withUnsafeBufferPointer({ all in try? reader.read(UnsafeBufferPointer(rebasing: all[position..<end])) })
+        else { return nil }
+        position = end
+        return value
+    }
+
+    /// Whether `byte` comes next (after whitespace) in the buffer; passes it if so.
+    private func inBufferByte(_ byte: UInt8) -> Bool {
+        skipBufferedWhitespace()
+        guard position < buffer.count, buffer[position] == byte else { return false }
+        position += 1
+        return true
+    }
+
+    private func skipBufferedWhitespace() {
+        while position < buffer.count {
+            switch buffer[position] {
+            case 0x0A: line += 1; position += 1
+            case 0x20, 0x09, 0x0D: position += 1
+            default: return
+            }
         }
     }
 

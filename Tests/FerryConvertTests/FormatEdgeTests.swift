@@ -30,6 +30,22 @@ import Testing
         #expect(try StoreFixtures.strings(store, "SELECT title FROM log") == ["Holm"])
     }
 
+    /// A site's JSON-LD document as Yoast writes it: the page and the organisation first, the
+    /// recipes later in `@graph`. Known by its `@context`, read node by node.
+    @Test func aGraphDocumentIsKnownAndReadNodeByNode() throws {
+        let path = try directory.write(#"""
+            {"@context": "https://schema.org", "@graph": [
+              {"@type": "WebPage", "@id": "https://example.org/soup#page", "name": "Soup"},
+              {"@type": "Organization", "name": "Example"},
+              {"@type": "Recipe", "name": "Soup", "url": "https://example.org/soup", "recipeIngredient": ["1 l stock", "2 leeks"]},
+              {"@type": ["Recipe", "NewsArticle"], "name": "Bread", "recipeIngredient": ["500 g flour"]}]}
+            """#, to: "site.jsonld")
+        let (store, report) = try directory.convert([path], into: "graph.ferry")
+        #expect(report.inputs.map(\.detected) == ["schema-org Recipe JSON-LD"])
+        #expect(try StoreFixtures.strings(store, "SELECT title FROM recipe ORDER BY title") == ["Bread", "Soup"])
+        #expect(try StoreFixtures.strings(store, "SELECT description FROM material_line ORDER BY description") == ["1 l stock", "2 leeks", "500 g flour"])
+    }
+
     @Test func aTimePastYear9999IsNoTimeNotACrash() throws {
         let path = try directory.write(#"{"@context": "https://schema.org", "@type": "Recipe", "name": "Far", "dateCreated": "9223372036854775807", "datePublished": "100000000000000000"}"#,
                                        to: "far.json")

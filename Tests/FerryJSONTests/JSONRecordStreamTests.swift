@@ -21,6 +21,44 @@ import Testing
         return (values, failures)
     }
 
+    func graph(_ text: String, chunkSize: Int = 1 << 20) throws -> (stream: JSONRecordStream, values: [String]) {
+        let stream = try JSONRecordStream(path: try directory.write(text, to: "graph-\(text.count).jsonld"), chunkSize: chunkSize, elementsOf: "@graph")
+        var values: [String] = []
+        while let record = try stream.next() { values.append("\(record.number):\(JSONWriter.string(record.value))") }
+        return (stream, values)
+    }
+
+    /// JSON-LD's many nodes: the graph's elements are the records, the rest of the document is kept.
+    @Test func aGraphsNodesAreTheRecordsAndTheDocumentsOtherMembersAreKept() throws {
+        let (stream, values) = try graph("""
+            {"@context": {"@vocab": "https://schema.org/"},
+             "@graph": [{"@type": "WebPage"}, {"@type": "Recipe", "name": "A"}],
+             "name": "after"}
+            """)
+        #expect(values == [#"1:{"@type":"WebPage"}"#, #"2:{"@type":"Recipe","name":"A"}"#])
+        #expect(stream.isEnclosed && stream.isArray)
+        #expect(JSONWriter.string(.object(stream.enclosingMembers)) == #"{"@context":{"@vocab":"https://schema.org/"},"name":"after"}"#)
+    }
+
+    /// What the graph mode cannot open as it is (a number before the graph, members past the
+    /// first chunk, a graph that is no list, an array at the top) is read as before: one record each.
+    @Test(arguments: [
+        #"{"version": 2, "@graph": [{"a": 1}]}"#,
+        #"{"@graph": {"a": 1}}"#,
+        #"{"other": [1, 2]}"#,
+    ])
+    func aDocumentTheGraphModeCannotOpenIsOneRecord(text: String) throws {
+        let (stream, values) = try graph(text)
+        #expect(!stream.isEnclosed)
+        #expect(values.count == 1 && values[0].hasPrefix("1:{"))
+    }
+
+    @Test func aGraphCutShortOrWithBrokenMembersAfterItFails() throws {
+        #expect(throws: JSONRecordStream.Failure.self) { _ = try graph(#"{"@graph": [{"a": 1}], "b" 2}"#) }
+        #expect(throws: JSONRecordStream.Failure.self) { _ = try graph(#"{"@graph": [{"a": 1}]"#) }
+        #expect(throws: JSONRecordStream.Failure.self) { _ = try graph(#"{"@graph": [{"a": 1}]} {"#) }
+    }
+
     @Test func aBadRecordInNDJSONFailsAloneAndTheNextOnesAreRead() throws {
         let (values, failures) = try read("{\"a\":1}\n{\"a\":tru}\n{\"a\":3}\n", name: "lines.ndjson")
         #expect(values == [#"{"a":1}"#, #"{"a":3}"#])

@@ -1,4 +1,5 @@
 import FerryCanonical
+import FerryJSON
 @testable import FerryStore
 import FerryTestSupport
 import Foundation
@@ -15,6 +16,45 @@ import Testing
         let path = directory.url.appendingPathComponent("empty-\(UUID().uuidString).ferry").path
         try CanonicalStore(path: path).close()
         return try DatabaseQueue(path: path)
+    }
+
+    /// The values a shape's row holds, as text: what the tape would bind, column by column.
+    static func row(_ shape: UpsertShape, of log: Log, _ bind: (inout RowBinder, UnsafePointer<Log>) -> Void) -> [String] {
+        var tape = RowTape()
+        tape.begin(log.source)
+        withUnsafePointer(to: log) { pointer in _ = tape.add(shape, for: pointer, bind) }
+        return tape.values.map { value in
+            switch value {
+            case .null: "NULL"
+            case .integer(let integer): "integer \(integer)"
+            case .real(let real): "real \(real)"
+            case .text(let start, let count): "text " + String(decoding: tape.bytes[start..<(start + count)], as: UTF8.self)
+            case .blob(let start, let count): "blob \(count) at \(start)"
+            }
+        }
+    }
+
+    /// Logs and snapshots are bound by a function of their own for speed: it must give what
+    /// their declared fields give, every field told apart by a value of its own.
+    @Test func theLogTablesDirectBindsGiveTheDeclaredRows() throws {
+        var log = Log(id: "A0000000-0000-4000-8000-000000000001", source: SourceRef(app: SourceApp("brewguide"), entity: "BrewLog", key: "k", file: "f.json"),
+                      kind: "brew", createdAt: "2024-01-01T00:00:00.000Z", modifiedAt: "2024-01-02T00:00:00.000Z")
+        (log.title, log.startedAt, log.endedAt, log.outcome, log.note) = ("title", "2024-01-03T00:00:00.000Z", "2024-01-04T00:00:00.000Z", "outcome", "note")
+        (log.durationSeconds, log.rating) = (30.5, 4)
+        (log.recipeID, log.projectID) = ("B0000000-0000-4000-8000-000000000002", "C0000000-0000-4000-8000-000000000003")
+        log.extras["own"] = "field"
+        log.synthesizedTimes = ["createdAt": "modification time of f.json"]
+        var snapshot = LogSnapshot(sourceType: "recipe", sourceID: "B0000000-0000-4000-8000-000000000002", title: "snap", method: "v60", kind: "coffee")
+        snapshot.parameters = JSONObject([("dose", ["value": 15, "unit": "g"])])
+        (snapshot.isReconstructed, snapshot.reconstructedFields) = (true, ["title", "method"])
+        log.snapshot = snapshot
+        for shape in [RowShapes.log, RowShapes.newLog, RowShapes.logSnapshot, RowShapes.newLogSnapshot] {
+            let direct = Self.row(shape, of: log) { shape.row.bind(&$0, $1) }
+            let declared = Self.row(shape, of: log) { shape.row.bindByFields(&$0, $1) }
+            #expect(direct == declared, "\(shape.table)")
+            #expect(Set(direct).count == direct.count, "\(shape.table): every value its own")
+            #expect(direct.count == shape.columns.count)
+        }
     }
 
     @Test func theMigrationsMakeExactlyTheDeclaredTablesAndColumns() throws {

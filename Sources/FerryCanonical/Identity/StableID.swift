@@ -21,8 +21,13 @@ public enum StableID {
     public static func make(_ parts: [String]) -> String {
         var hasher = Insecure.SHA1()
         hasher.update(data: namespace)
-        hasher.update(data: Array(parts.joined(separator: "\u{1F}").utf8))
-        return Hex.nameBasedUUID(hasher.finalize())
+        // The parts joined by U+001F, hashed where each lies rather than joined into a copy.
+        for (index, part) in parts.enumerated() {
+            if index > 0 { withUnsafeBytes(of: UInt8(0x1F)) { hasher.update(bufferPointer: $0) } }
+            var part = part
+            part.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+        }
+        return hasher.finalize().withUnsafeBytes { Hex.nameBasedUUID($0) }
     }
 
     /// The canonical form of a UUID text (upper case), or nil when it is not a UUID.

@@ -12,7 +12,7 @@ public enum SourceURL {
     /// query without tracking parameters; scheme, port 80/443 and fragment left out. Nil for text
     /// that is not an http(s) address (a cookbook's name, a file path).
     public static func matchKey(_ text: String) -> String? {
-        var trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        var trimmed = text.trimmedWhitespace
         if trimmed.lowercased().hasPrefix("www.") { trimmed = "http://" + trimmed }
         guard let components = URLComponents(string: trimmed), let scheme = components.scheme?.lowercased(),
               scheme == "http" || scheme == "https", var host = components.host?.lowercased(), !host.isEmpty else { return nil }

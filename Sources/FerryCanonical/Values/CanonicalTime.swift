@@ -54,6 +54,14 @@ public enum CanonicalTime {
     /// Seconds since 1970 of a canonical timestamp.
     public static func unixSeconds(_ text: String) -> Double? {
         if let seconds = utcSeconds(text) { return seconds }
+        var text = text
+        if let parsed = text.withUTF8({ ISO8601Text($0) }) { return parsed.seconds }
+        // What the ASCII reading does not take (other digits, other spaces, years before the
+        // Gregorian calendar's start) is read as it always was.
+        return matchedSeconds(text)
+    }
+
+    private static func matchedSeconds(_ text: String) -> Double? {
         let pattern = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/
         guard let match = text.wholeMatch(of: pattern) else { return nil }
         guard let year = Int(match.1), let month = Int(match.2), let day = Int(match.3),
@@ -80,5 +88,83 @@ public enum CanonicalTime {
     /// this way, one or more per row). Nil for any other form.
     static func utcSeconds(_ text: String) -> Double? {
         UTCText.unixSeconds(text)
+    }
+}
+
+/// `YYYY-MM-DD[(T| )hh:mm[:ss[(.|,)fraction]]][spaces][Z|±hh[:]mm]` in ASCII, read without a
+/// regular expression or a calendar: building the expression and the calendar for every value
+/// was a fifth of reading a schema.org recipe. Nil for anything else, for the expression to judge.
+private struct ISO8601Text {
+    let seconds: Double?
+
+    init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var index = 0
+        func number(_ width: Int) -> Int? {
+            guard index + width <= bytes.count else { return nil }
+            var value = 0
+            for offset in 0..<width {
+                let byte = bytes[index + offset]
+                guard (0x30...0x39).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            index += width
+            return value
+        }
+        func take(_ byte: UInt8) -> Bool {
+            guard index < bytes.count, bytes[index] == byte else { return false }
+            index += 1
+            return true
+        }
+        guard let year = number(4), take(0x2D), let month = number(2), take(0x2D), let day = number(2) else { return nil }
+        var hour = 0, minute = 0, second = 0, fraction: Double = 0
+        if index < bytes.count, bytes[index] == UInt8(ascii: "T") || bytes[index] == 0x20,
+           index + 1 < bytes.count, (0x30...0x39).contains(bytes[index + 1]) {
+            index += 1
+            guard let h = number(2), take(0x3A), let m = number(2) else { return nil }
+            (hour, minute) = (h, m)
+            if take(0x3A) {
+                guard let s = number(2) else { return nil }
+                second = s
+                if index < bytes.count, bytes[index] == 0x2E || bytes[index] == 0x2C {
+                    index += 1
+                    let start = index
+                    while index < bytes.count, (0x30...0x39).contains(bytes[index]) { index += 1 }
+                    guard (1...9).contains(index - start) else { return nil }
+                    fraction = Double("0." + String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)) ?? 0
+                }
+            }
+        }
+        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D].contains(bytes[index]) { index += 1 }
+        var offset = 0
+        if take(UInt8(ascii: "Z")) {
+        } else if index < bytes.count, bytes[index] == 0x2B || bytes[index] == 0x2D {
+            let sign = bytes[index] == 0x2D ? -1 : 1
+            index += 1
+            guard let h = number(2) else { return nil }
+            _ = take(0x3A)
+            guard let m = number(2) else { return nil }
+            offset = sign * (h * 3600 + m * 60)
+        }
+        // Anything left over, or a year the calendar before 1583 counts otherwise: the expression's.
+        // A leap second the calendar may carry into the next day: the expression's too.
+        guard index == bytes.count, year >= 1583, second < 60 else { return nil }
+        guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else {
+            seconds = nil
+            return
+        }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        guard day <= lengths[month - 1] else {
+            seconds = nil
+            return
+        }
+        // Days from 1970-01-01 to the date, in the proleptic Gregorian calendar (Hinnant's days_from_civil).
+        let shifted = month <= 2 ? year - 1 : year
+        let era = shifted / 400
+        let yearOfEra = shifted - era * 400
+        let dayOfYear = (153 * ((month + 9) % 12) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        seconds = Double(days * 86_400 + hour * 3600 + minute * 60 + second - offset) + fraction
     }
 }

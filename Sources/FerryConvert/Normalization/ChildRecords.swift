@@ -69,7 +69,7 @@ extension FieldReader {
             } else {
                 throw error(.wrongType(expected: "a string", found: element.shortDescription), field)
             }
-            if let name, case let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty, !result.contains(trimmed) {
+            if let name, case let trimmed = name.trimmedWhitespace, !trimmed.isEmpty, !result.contains(trimmed) {
                 result.append(trimmed)
             }
         }

@@ -65,11 +65,15 @@ struct JSONDocuments: Sendable {
         return ConversionError(.malformedJSON("line \(error.line), column \(error.column): \(error.message)"), at: location)
     }
 
+    /// JSON-LD's list of a document's nodes.
+    static let graph = "@graph"
+
     /// Opens a JSON file for reading record by record (``JSONRecordStream``).
+    /// - Parameter elementsOf: a top-level object's array member whose elements are the records (`@graph`).
     /// - Throws: ``ConversionError`` naming the file when it cannot be read or is empty.
-    static func stream(_ path: String) throws(ConversionError) -> JSONRecordStream {
+    static func stream(_ path: String, elementsOf member: String? = nil) throws(ConversionError) -> JSONRecordStream {
         do {
-            return try JSONRecordStream(path: path)
+            return try JSONRecordStream(path: path, elementsOf: member)
         } catch {
             let exists = FileManager.default.fileExists(atPath: path)
             throw ConversionError(exists ? .unreadable((error as NSError).localizedDescription) : .fileNotFound,

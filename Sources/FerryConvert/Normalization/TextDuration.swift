@@ -5,7 +5,7 @@ import Foundation
 /// read as a duration whole is nil, to be kept as written: a guess is never stored as a number.
 enum TextDuration {
     static func minutes(_ text: String) -> Double? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmedWhitespace
         guard !trimmed.isEmpty else { return nil }
         if trimmed.first == "P" || trimmed.first == "p" { return iso8601(trimmed) }
         return freeText(trimmed)

@@ -56,11 +56,18 @@ final class CandidateFile {
         case malformed
     }
 
-    /// The first record, reading no more of the file than that record.
+    /// The first record, reading no more of the file than that record. A JSON-LD document's
+    /// `@graph` is not read whole for it: the record is the document with its first node alone
+    /// in the graph (its `@context` and other members as they are).
     private(set) lazy var firstRecord: FirstRecord = {
-        guard let stream = try? JSONRecordStream(path: path) else { return .malformed }
+        guard let stream = try? JSONRecordStream(path: path, elementsOf: JSONDocuments.graph) else { return .malformed }
         do {
             guard let first = try stream.next() else { return stream.isArray ? .noRecords : .malformed }
+            if stream.isEnclosed {
+                var document = stream.enclosingMembers
+                document[JSONDocuments.graph] = .array([first.value])
+                return .record(.object(document), inArray: false)
+            }
             return .record(first.value, inArray: stream.isArray)
         } catch {
             return .malformed

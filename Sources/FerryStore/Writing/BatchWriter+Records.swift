@@ -91,7 +91,7 @@ extension BatchWriter {
         guard !names.isEmpty, let joins = RowShapes.nameJoins[join.table] else { return }
         var seen: Set<String> = []
         for name in names {
-            let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = name.trimmedWhitespace
             guard !trimmed.isEmpty, seen.insert(trimmed).inserted else { continue }
             let nameID = StableID.make(kind, trimmed)
             add(shape, (nameID, trimmed))

@@ -169,11 +169,11 @@ struct PaprikaNormalizer {
 
     /// The non-empty lines of a text, trimmed.
     static func lines(_ text: String) -> [String] {
-        text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        text.split(whereSeparator: \.isNewline).map(\.trimmedWhitespace).filter { !$0.isEmpty }
     }
 
     private func nonEmpty(_ text: String?) -> String? {
-        guard let text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+        guard let text, !text.trimmedWhitespace.isEmpty else { return nil }
         return text
     }
 }

@@ -136,7 +136,7 @@ struct SchemaOrgNormalizer {
         case .string(let text)?: return PaprikaNormalizer.lines(text)
         case .number(let number)?: return [number.text]
         case .array(let elements)?: return elements.flatMap { element -> [String] in
-            if let text = element.string { return [text.trimmingCharacters(in: .whitespacesAndNewlines)].filter { !$0.isEmpty } }
+            if let text = element.string { return [text.trimmedWhitespace].filter { !$0.isEmpty } }
             return strings(element)
         }
         case .object?: return text(value).map { [$0] } ?? []
@@ -175,7 +175,7 @@ struct SchemaOrgNormalizer {
         default: raw = []
         }
         var seen: Set<String> = []
-        return raw.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty && seen.insert($0).inserted }
+        return raw.map { $0.trimmedWhitespace }.filter { !$0.isEmpty && seen.insert($0).inserted }
     }
 
     /// Whether instructions hold nothing the steps do not: texts, and steps or sections of only
@@ -219,7 +219,7 @@ struct SchemaOrgNormalizer {
             }
             guard let text = object["text"]?.string ?? object["name"]?.string else { return [] }
             let name = object["name"]?.string
-            return [Step(text: text.trimmingCharacters(in: .whitespacesAndNewlines), name: name == text ? nil : name, section: section)]
+            return [Step(text: text.trimmedWhitespace, name: name == text ? nil : name, section: section)]
         default: return []
         }
     }

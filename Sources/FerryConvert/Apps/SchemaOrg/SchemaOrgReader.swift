@@ -35,10 +35,11 @@ struct SchemaOrgFiles {
     let context: ConversionContext
     let app: SourceApp
 
-    /// A JSON-LD file read record by record (an array's elements, an NDJSON file's lines), so
-    /// that a file of a hundred thousand recipes is never held whole.
+    /// A JSON-LD file read record by record (an array's elements, an NDJSON file's lines, the
+    /// nodes of a document's `@graph`), so that a file of a hundred thousand recipes is never
+    /// held whole.
     func json(_ path: String, images: [(name: String, data: Data)] = [], file name: String? = nil) throws {
-        let stream = try JSONDocuments.stream(path)
+        let stream = try JSONDocuments.stream(path, elementsOf: JSONDocuments.graph)
         let file = name ?? (path as NSString).lastPathComponent
         var found = 0
         while let record = try JSONDocuments.next(stream) {

@@ -55,15 +55,28 @@ struct TableRow<Record>: Sendable {
     /// The binds alone: walking the fields copied each column's name and rule, a retain and a
     /// release apiece, for every column of every row (3% more instructions per log).
     private let binds: [Bind]
+    /// For the tables a conversion writes millions of rows of (logs and their snapshots): the
+    /// whole row in one function, the fields' binds written out in their order. A closure per
+    /// column is called through a thunk and retained and released around the call: 2,800 more
+    /// instructions per log (`scripts/bench_instructions.py`). `CanonicalTablesTests` binds a
+    /// record both ways and holds the rows equal, so the two cannot drift apart.
+    private let direct: Bind?
 
-    init(_ table: String, _ fields: [Field]) {
+    init(_ table: String, _ fields: [Field], direct: Bind? = nil) {
         self.table = table
         self.fields = fields
         binds = fields.map(\.bind)
+        self.direct = direct
     }
 
     /// Fills every column of one row, in order.
     func bind(_ row: inout RowBinder, _ record: Record) {
+        if let direct { return direct(&row, record) }
+        bindByFields(&row, record)
+    }
+
+    /// As ``bind(_:_:)``, through the declared fields whatever the table binds directly.
+    func bindByFields(_ row: inout RowBinder, _ record: Record) {
         binds.withUnsafeBufferPointer { binds in
             for index in binds.indices { binds[index](&row, record) }
         }

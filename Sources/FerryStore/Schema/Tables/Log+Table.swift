@@ -44,7 +44,29 @@ package enum LogTable {
         fill(createdAt) { $0.add($1.pointee.createdAt) },
         fill(modifiedAt) { $0.add($1.pointee.modifiedAt) },
         fill(extras) { $0.add(json: .object(SynthesizedTimes.extras($1.pointee.extras, marking: $1.pointee.synthesizedTimes))) },
-    ])
+    ], direct: { bindDirectly(&$0, $1) })
+
+    /// The fields above in one function (``TableRow``'s `direct`).
+    private static func bindDirectly(_ row: inout RowBinder, _ log: UnsafePointer<Log>) {
+        row.add(log.pointee.id)
+        row.add(log.pointee.source.app.rawValue)
+        row.add(log.pointee.source.entity)
+        row.add(log.pointee.source.key)
+        row.add(log.pointee.source.file)
+        row.add(log.pointee.kind)
+        row.add(log.pointee.title)
+        row.add(log.pointee.startedAt)
+        row.add(log.pointee.endedAt)
+        row.add(log.pointee.durationSeconds)
+        row.add(log.pointee.rating)
+        row.add(log.pointee.outcome)
+        row.add(log.pointee.note)
+        row.add(log.pointee.recipeID)
+        row.add(log.pointee.projectID)
+        row.add(log.pointee.createdAt)
+        row.add(log.pointee.modifiedAt)
+        row.add(json: .object(SynthesizedTimes.extras(log.pointee.extras, marking: log.pointee.synthesizedTimes)))
+    }
 }
 
 /// `log_snapshot`: what a log's recipe or project was when the log was made; one row per log
@@ -71,5 +93,18 @@ package enum LogSnapshotTable {
         fill(parameters) { $0.add(json: .object($1.pointee.snapshot.unsafelyUnwrapped.parameters)) },
         fill(isReconstructed) { $0.add($1.pointee.snapshot.unsafelyUnwrapped.isReconstructed) },
         fill(reconstructedFields) { $0.add(json: .array($1.pointee.snapshot.unsafelyUnwrapped.reconstructedFields.map { .string($0) })) },
-    ])
+    ], direct: { bindDirectly(&$0, $1) })
+
+    /// The fields above in one function (``TableRow``'s `direct`).
+    private static func bindDirectly(_ row: inout RowBinder, _ log: UnsafePointer<Log>) {
+        row.add(log.pointee.id)
+        row.add(log.pointee.snapshot.unsafelyUnwrapped.sourceType)
+        row.add(log.pointee.snapshot.unsafelyUnwrapped.sourceID)
+        row.add(log.pointee.snapshot.unsafelyUnwrapped.title)
+        row.add(log.pointee.snapshot.unsafelyUnwrapped.method)
+        row.add(log.pointee.snapshot.unsafelyUnwrapped.kind)
+        row.add(json: .object(log.pointee.snapshot.unsafelyUnwrapped.parameters))
+        row.add(log.pointee.snapshot.unsafelyUnwrapped.isReconstructed)
+        row.add(json: .array(log.pointee.snapshot.unsafelyUnwrapped.reconstructedFields.map { .string($0) }))
+    }
 }

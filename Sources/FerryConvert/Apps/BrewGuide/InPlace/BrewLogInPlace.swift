@@ -60,10 +60,11 @@ struct BrewLogInPlace {
             (fields, beside) = (outer, Members())
         }
         guard fields.has(.id) else { return nil }
-        let parameters = (beside.has(.doseGrams) ? beside : fields).log
         var log = fields.log
-        log.note = beside.log.note ?? fields.log.note
-        (log.dose, log.yield, log.temperature, log.grind) = (parameters.dose, parameters.yield, parameters.temperature, parameters.grind)
+        if let note = beside.log.note { log.note = note }
+        if beside.has(.doseGrams) {
+            (log.dose, log.yield, log.temperature, log.grind) = (beside.log.dose, beside.log.yield, beside.log.temperature, beside.log.grind)
+        }
         return log
     }
 
