@@ -46,6 +46,13 @@ import Testing
         #expect(try StoreFixtures.strings(store, "SELECT description FROM material_line ORDER BY description") == ["1 l stock", "2 leeks", "500 g flour"])
     }
 
+    /// A brew's config holds its id and time; what else a later app version puts there is kept.
+    @Test func aBrewsConfigBeyondItsIDAndTimeIsKept() throws {
+        let backup = #"{"BEANS": [], "BREWS": [{"grind_weight": 18, "config": {"uuid": "d8647dd2-36cf-4998-8cb7-f5772f91b726", "unix_timestamp": 1672238504, "synced": true}}]}"#
+        let (store, _) = try directory.convert([try directory.write(backup, to: "Beanconqueror.json")], into: "config.ferry")
+        #expect(try StoreFixtures.strings(store, "SELECT json_extract(extras, '$.config') FROM log") == [#"{"synced":true}"#])
+    }
+
     @Test func aTimePastYear9999IsNoTimeNotACrash() throws {
         let path = try directory.write(#"{"@context": "https://schema.org", "@type": "Recipe", "name": "Far", "dateCreated": "9223372036854775807", "datePublished": "100000000000000000"}"#,
                                        to: "far.json")

@@ -1,6 +1,7 @@
-import FerryCanonical
+@testable import FerryCanonical
 import FerryConvert
 import FerryJSON
+import Foundation
 import Testing
 
 /// The value forms legacy data holds: dates of every kind seen in real stores, exact decimals,
@@ -79,5 +80,42 @@ import Testing
         #expect("89AB".contains(Array(id)[19]))
         #expect(StableID.normalized("a0a0a0a0-1111-4222-8333-444444444444") == "A0A0A0A0-1111-4222-8333-444444444444")
         #expect(StableID.normalized("not-a-uuid") == nil)
+    }
+}
+
+/// ISO 8601 text is read by hand for speed; the regular expression and calendar it replaced
+/// stay for what the hand reading leaves, and both give the same seconds on every form.
+@Suite struct CanonicalTimeReadingTests {
+    static let forms: [String] = {
+        var texts = ["2024-02-29", "2023-02-29", "2024-13-01", "2024-00-10", "2024-04-31", "2024-12-31T23:59:59Z",
+                     "2024-06-30T23:59:60Z", "2024-01-01T24:00", "2024-01-01 10:30", "2024-01-01T10:30:15,5+02:00",
+                     "2024-01-01T10:30:15.123456789-0530", "2024-01-01T10:30:15.1234567890Z", "2024-01-01T", "2024-01-01 Z",
+                     "2024-01-01  +01:00", "2024-01-01T10:30:5", "1582-10-10T00:00:00Z", "1583-01-01", "9999-12-31T23:59:59Z",
+                     "0001-01-01", "2024-01-01T10:30:15Z\n", "2024-1-01", "20240101", "2024-01-01T10:30:15+1", "٢٠٢٤-01-01"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let year = Int.random(in: 1583...9999, using: &generator), month = Int.random(in: 0...13, using: &generator)
+            let day = Int.random(in: 0...32, using: &generator), hour = Int.random(in: 0...24, using: &generator)
+            let minute = Int.random(in: 0...60, using: &generator), second = Int.random(in: 0...61, using: &generator)
+            let separator = ["T", " "].randomElement(using: &generator)!
+            let fraction = ["", ".5", ",25", ".000001", ".123456789"].randomElement(using: &generator)!
+            let zone = ["", "Z", "+02:00", "-0530", " Z", "+14:00"].randomElement(using: &generator)!
+            let date = String(format: "%04d-%02d-%02d", year, month, day)
+            texts.append(date)
+            texts.append(date + separator + String(format: "%02d:%02d", hour, minute) + zone)
+            texts.append(date + separator + String(format: "%02d:%02d:%02d", hour, minute, second) + fraction + zone)
+        }
+        return texts
+    }()
+
+    @Test func theHandReadingGivesWhatTheExpressionGives() {
+        var read = 0
+        for text in Self.forms {
+            guard let hand = ISO8601Text(text) else { continue }
+            read += 1
+            #expect(hand.seconds == CanonicalTime.matchedSeconds(text), "\(text)")
+        }
+        // The forms it leaves to the expression are the odd ones, not most.
+        #expect(read > Self.forms.count * 9 / 10)
     }
 }

@@ -54,14 +54,13 @@ public enum CanonicalTime {
     /// Seconds since 1970 of a canonical timestamp.
     public static func unixSeconds(_ text: String) -> Double? {
         if let seconds = utcSeconds(text) { return seconds }
-        var text = text
-        if let parsed = text.withUTF8({ ISO8601Text($0) }) { return parsed.seconds }
+        if let parsed = ISO8601Text(text) { return parsed.seconds }
         // What the ASCII reading does not take (other digits, other spaces, years before the
         // Gregorian calendar's start) is read as it always was.
         return matchedSeconds(text)
     }
 
-    private static func matchedSeconds(_ text: String) -> Double? {
+    static func matchedSeconds(_ text: String) -> Double? {
         let pattern = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/
         guard let match = text.wholeMatch(of: pattern) else { return nil }
         guard let year = Int(match.1), let month = Int(match.2), let day = Int(match.3),
@@ -94,10 +93,16 @@ public enum CanonicalTime {
 /// `YYYY-MM-DD[(T| )hh:mm[:ss[(.|,)fraction]]][spaces][Z|±hh[:]mm]` in ASCII, read without a
 /// regular expression or a calendar: building the expression and the calendar for every value
 /// was a fifth of reading a schema.org recipe. Nil for anything else, for the expression to judge.
-private struct ISO8601Text {
+struct ISO8601Text {
     let seconds: Double?
 
-    init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+    init?(_ text: String) {
+        var text = text
+        guard let read = text.withUTF8({ ISO8601Text(bytes: $0) }) else { return nil }
+        self = read
+    }
+
+    private init?(bytes: UnsafeBufferPointer<UInt8>) {
         var index = 0
         func number(_ width: Int) -> Int? {
             guard index + width <= bytes.count else { return nil }

@@ -120,9 +120,10 @@ public final class ConversionContext {
         spilled = true
     }
 
-    /// Hands the batch to the sink once it holds `flushThreshold` records.
+    /// Hands the batch to the sink once it holds `flushThreshold` records, a recipe counted as
+    /// ``CanonicalBatch/recipeWeight`` of them.
     public func flushIfNeeded() throws {
-        guard let sink, batch.recordCount >= flushThreshold else { return }
+        guard let sink, batch.recordCount + batch.recipes.count * (CanonicalBatch.recipeWeight - 1) >= flushThreshold else { return }
         flushedRecords += batch.recordCount
         try sink.flush(self)
     }

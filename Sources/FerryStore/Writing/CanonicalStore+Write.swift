@@ -31,13 +31,15 @@ extension CanonicalStore {
         do {
             try queue.writeWithoutTransaction { db in
                 let fresh = try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM recipe) + (SELECT count(*) FROM project) + (SELECT count(*) FROM log)") == 0
-                // Into an empty store, the keys and indexes of logs and snapshots are built once at
-                // the end (a sort) rather than row by row: the same indexes, from the same SQL text.
+                // Into an empty store, the keys of logs and snapshots and every index the schema
+                // declares are built once at the end (a sort) rather than row by row: the same
+                // indexes, from the same SQL text. A material line updates six indexes, and row by
+                // row in random UUID order they were most of converting a site's recipes.
                 // Without the key of `log`, SQLite cannot check the foreign keys that name it, so
                 // they are off for this transaction (SQLite allows the switch only outside one) and
                 // every foreign key is checked before it commits.
                 let deferred = fresh ? try Row.fetchAll(db, sql: """
-                    SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('log', 'log_snapshot') AND sql IS NOT NULL
+                    SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY rowid
                     """) : []
                 if !deferred.isEmpty { try db.execute(sql: "PRAGMA foreign_keys = OFF") }
                 defer { if !deferred.isEmpty { try? db.execute(sql: "PRAGMA foreign_keys = ON") } }

@@ -182,6 +182,8 @@ struct BeanconquerorNormalizer {
         try context.claim(id, table: "log", at: here)
         guard let time = Self.time(record) else { throw fields.error(.missingField, "config.unix_timestamp") }
         fields.skip("config")
+        // The config's own two are the id and the time; anything a later version adds is kept.
+        let config = JSONObject((record["config"]?.object?.members ?? []).filter { $0.key != "uuid" && $0.key != "unix_timestamp" })
         var log = Log(id: id, source: SourceRef(app: .beanconqueror, entity: "Brew", key: uuid, file: file), kind: "brew",
                       createdAt: time, modifiedAt: time)
         log.startedAt = time
@@ -238,6 +240,7 @@ struct BeanconquerorNormalizer {
             log.materials = [line]
         }
         log.extras = fields.extras
+        if !config.isEmpty { log.extras["config"] = .object(config) }
         context.report.extras(app: .beanconqueror, entity: "Brew", log.extras)
         context.batch.logs.append(log)
     }
