@@ -72,7 +72,7 @@ public final class JSONRecordStream {
         if try peek() == UInt8(ascii: "[") {
             isArray = true
             position += 1
-        } else if let member, buffer[position] == UInt8(ascii: "{"), let before = openMember(member) {
+        } else if let member, position < buffer.count, buffer[position] == UInt8(ascii: "{"), let before = openMember(member) {
             (isArray, isEnclosed, enclosingMembers) = (true, true, before)
         }
     }

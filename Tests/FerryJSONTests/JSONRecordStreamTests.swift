@@ -53,6 +53,14 @@ import Testing
         #expect(values.count == 1 && values[0].hasPrefix("1:{"))
     }
 
+    /// Nothing, or only white space: no record, and no object to open.
+    @Test(arguments: ["", "  \n", "{", "{\"@graph\""])
+    func aFileWithNoDocumentOrHalfOfOneIsAFailureNotACrash(text: String) throws {
+        let stream = try JSONRecordStream(path: try directory.write(text, to: "short-\(text.count).jsonld"), elementsOf: "@graph")
+        #expect(throws: JSONRecordStream.Failure.self) { _ = try stream.next() }
+        #expect(!stream.isEnclosed)
+    }
+
     @Test func aGraphCutShortOrWithBrokenMembersAfterItFails() throws {
         #expect(throws: JSONRecordStream.Failure.self) { _ = try graph(#"{"@graph": [{"a": 1}], "b" 2}"#) }
         #expect(throws: JSONRecordStream.Failure.self) { _ = try graph(#"{"@graph": [{"a": 1}]"#) }
