@@ -20,6 +20,13 @@ public func fuzzJSON(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if let stream = try? JSONRecordStream(path: path, chunkSize: 64) {
         while let record = try? stream.next(), record.number < 10_000 {}
     }
+    // As a JSON-LD document's graph, node by node (the members around it read once), in small
+    // chunks and in one, so the probe meets both a cut buffer and a whole one.
+    for chunkSize in [64, 1 << 20] {
+        if let stream = try? JSONRecordStream(path: path, chunkSize: chunkSize, elementsOf: "@graph") {
+            while let record = try? stream.next(), record.number < 10_000 {}
+        }
+    }
     // And the stream again, each record offered to the in-place reader first.
     if let stream = try? JSONRecordStream(path: path, chunkSize: 64) {
         var records = 0
