@@ -41,7 +41,7 @@ export LSAN_OPTIONS="suppressions=$PWD/Tests/lsan-suppressions.txt:print_suppres
 mkdir -p "$out"
 for target in $targets; do
     case $target in
-        json) source=JSONFuzz.swift; seeds="Tests/FerryJSONTests Samples ../shared/corpus/seedapps" ;;
+        json) source=JSONFuzz.swift; seeds="Tests/FerryJSONTests Samples ../shared/corpus/seedapps ../shared/corpus/formats/schema-org" ;;
         brewlog) source=BrewLogFuzz.swift; seeds="Samples/brewguide ../shared/corpus/seedapps/_generated" ;;
         model) source=ModelFuzz.swift; seeds="Tests/FerryModelTests/Fixtures" ;;
         plist) source=PropertyListFuzz.swift; seeds="Tests/FerryCoreDataTests ../shared/corpus" ;;
