@@ -39,6 +39,8 @@ public final class JSONRecordStream {
     public private(set) var enclosingMembers = JSONObject()
     /// The records are the elements of a member of a top-level object (`elementsOf`).
     public private(set) var isEnclosed = false
+    /// The member whose elements are the records, once opened.
+    private var enclosingMember: String?
     public private(set) var bytesRead = 0
     /// Nothing more can be read: the end was reached, or the file's structure broke.
     public var isFinished: Bool { finished }
@@ -73,7 +75,7 @@ public final class JSONRecordStream {
             isArray = true
             position += 1
         } else if let member, position < buffer.count, buffer[position] == UInt8(ascii: "{"), let before = openMember(member) {
-            (isArray, isEnclosed, enclosingMembers) = (true, true, before)
+            (isArray, isEnclosed, enclosingMembers, enclosingMember) = (true, true, before, member)
         }
     }
 
@@ -178,13 +180,17 @@ public final class JSONRecordStream {
             case UInt8(ascii: ","):
                 position += 1
                 try skipWhitespace()
-                guard try peek() == 0x22 else { throw failure(.unexpectedCharacter(Self.describe(try peek() ?? 0))) }
+                guard let quote = try peek() else { throw failure(.unexpectedEnd) }
+                guard quote == 0x22 else { throw failure(.unexpectedCharacter(Self.describe(quote))) }
                 let name = try memberValue()
                 try skipWhitespace()
-                guard try peek() == UInt8(ascii: ":") else { throw failure(.unexpectedCharacter(Self.describe(try peek() ?? 0))) }
+                guard let colon = try peek() else { throw failure(.unexpectedEnd) }
+                guard colon == UInt8(ascii: ":") else { throw failure(.unexpectedCharacter(Self.describe(colon))) }
                 position += 1
                 try skipWhitespace()
                 guard try peek() != nil, let key = name.string else { throw failure(.unexpectedEnd) }
+                // A key twice is refused, as reading the document whole refuses it.
+                guard key != enclosingMember, enclosingMembers[key] == nil else { throw failure(.duplicateKey(key)) }
                 enclosingMembers[key] = try memberValue()
             case nil: throw failure(.unexpectedEnd)
             case let byte?: throw failure(.unexpectedCharacter(Self.describe(byte)))
@@ -195,8 +201,17 @@ public final class JSONRecordStream {
     /// A member's name or value after the array, read whole (bounded as a record is).
     private func memberValue() throws -> JSONValue {
         let (length, newlines) = try valueLength()
-        let value = try buffer.withUnsafeBufferPointer { all throws(JSONReadError) in
-            try reader.read(UnsafeBufferPointer(rebasing: all[position..<(position + length)]), reusing: &scratch)
+        let read = buffer.withUnsafeBufferPointer { all in
+            Result { () throws(JSONReadError) in
+                try reader.read(UnsafeBufferPointer(rebasing: all[position..<(position + length)]), reusing: &scratch)
+            }
+        }
+        let value: JSONValue
+        switch read {
+        case .success(let read): value = read
+        case .failure(var located):
+            located.line += line - 1
+            throw Failure(error: located, record: nil)
         }
         line += newlines
         position += length
@@ -217,7 +232,7 @@ public final class JSONRecordStream {
                 position += 1
                 return members
             }
-            guard let value = inBufferValue() else { break }
+            guard members[key] == nil, let value = inBufferValue() else { break }
             members[key] = value
             guard inBufferByte(UInt8(ascii: ",")) else { break }
         }
@@ -231,7 +246,9 @@ public final class JSONRecordStream {
         guard position < buffer.count else { return nil }
         if let value = wholeContainer() { return value }
         var scan = ValueScan(isContainer: false)
-        guard buffer[position] == 0x22, let end = buffer.withUnsafeBufferPointer({ scan.end(in: $0, from: position) }),
+        // A text, number, true, false or null ends in the buffer, not at its end (where it may be cut).
+        guard buffer[position] != UInt8(ascii: "{"), buffer[position] != UInt8(ascii: "["),
+              let end = buffer.withUnsafeBufferPointer({ scan.end(in: $0, from: position) }), end < buffer.count,
               let value = buffer.withUnsafeBufferPointer({ all in try? reader.read(UnsafeBufferPointer(rebasing: all[position..<end])) })
         else { return nil }
         position = end

@@ -53,6 +53,17 @@ import Testing
         #expect(try StoreFixtures.strings(store, "SELECT json_extract(extras, '$.config') FROM log") == [#"{"synced":true}"#])
     }
 
+    /// A graph with no `@context` before it (or none at all), a number before it, and a recipe
+    /// beside it: still JSON-LD, every recipe read.
+    @Test func aGraphWithoutContextFirstAndARecipeBesideItIsRead() throws {
+        let path = try directory.write(#"""
+            {"version": 2, "@graph": [{"@type": "WebSite", "name": "Example"}, {"@type": "Recipe", "name": "Soup"}],
+             "mainEntity": {"@type": "Recipe", "name": "Bread"}}
+            """#, to: "site-no-context.json")
+        let (store, _) = try directory.convert([path], into: "graph-no-context.ferry")
+        #expect(try StoreFixtures.strings(store, "SELECT title FROM recipe ORDER BY title") == ["Bread", "Soup"])
+    }
+
     @Test func aTimePastYear9999IsNoTimeNotACrash() throws {
         let path = try directory.write(#"{"@context": "https://schema.org", "@type": "Recipe", "name": "Far", "dateCreated": "9223372036854775807", "datePublished": "100000000000000000"}"#,
                                        to: "far.json")

@@ -91,7 +91,9 @@ import Testing
                      "2024-06-30T23:59:60Z", "2024-01-01T24:00", "2024-01-01 10:30", "2024-01-01T10:30:15,5+02:00",
                      "2024-01-01T10:30:15.123456789-0530", "2024-01-01T10:30:15.1234567890Z", "2024-01-01T", "2024-01-01 Z",
                      "2024-01-01  +01:00", "2024-01-01T10:30:5", "1582-10-10T00:00:00Z", "1583-01-01", "9999-12-31T23:59:59Z",
-                     "0001-01-01", "2024-01-01T10:30:15Z\n", "2024-1-01", "20240101", "2024-01-01T10:30:15+1", "٢٠٢٤-01-01"]
+                     "0001-01-01", "2024-01-01T10:30:15Z\n", "2024-1-01", "20240101", "2024-01-01T10:30:15+1", "٢٠٢٤-01-01",
+                     // Where adding the fraction before or after the offset rounds differently.
+                     "2004-01-10T14:37:00.5193585+01:00", "2038-01-19T03:14:07.9999999-05:00", "1987-01-05T12:00:00.123456789+14:00"]
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<2_000 {
             let year = Int.random(in: 1583...9999, using: &generator), month = Int.random(in: 0...13, using: &generator)
@@ -117,5 +119,17 @@ import Testing
         }
         // The forms it leaves to the expression are the odd ones, not most.
         #expect(read > Self.forms.count * 9 / 10)
+    }
+}
+
+/// White space trimmed by hand is what Foundation trims, scalar by scalar.
+@Suite struct TrimmedTextTests {
+    @Test func everyScalarIsTrimmedAsFoundationTrimsIt() {
+        for value in UInt32(0)..<0x3100 {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let text = "\(Character(scalar))x\(Character(scalar))"
+            #expect(text.trimmedWhitespace == text.trimmingCharacters(in: .whitespacesAndNewlines), "U+\(String(value, radix: 16))")
+        }
+        #expect("\u{200B} soup \u{200B}".trimmedWhitespace == "soup")
     }
 }

@@ -42,8 +42,19 @@ import Testing
 
     /// What the graph mode cannot open as it is (a number before the graph, members past the
     /// first chunk, a graph that is no list, an array at the top) is read as before: one record each.
+    /// Numbers, texts and literals before the graph are read as members too.
+    @Test func scalarsBeforeTheGraphAreMembers() throws {
+        let (stream, values) = try graph(#"{"version": 2, "live": true, "name": "x", "none": null, "@graph": [{"a": 1}]}"#)
+        #expect(stream.isEnclosed && values == [#"1:{"a":1}"#])
+        #expect(JSONWriter.string(.object(stream.enclosingMembers)) == #"{"live":true,"name":"x","none":null,"version":2}"#)
+    }
+
+    @Test func aSecondGraphOrAKeyTwiceIsRefused() throws {
+        #expect(throws: JSONRecordStream.Failure.self) { _ = try graph(#"{"@graph": [{"a": 1}], "@graph": [{"b": 2}]}"#) }
+        #expect(throws: JSONRecordStream.Failure.self) { _ = try graph(#"{"k": 1, "@graph": [], "k": 2}"#) }
+    }
+
     @Test(arguments: [
-        #"{"version": 2, "@graph": [{"a": 1}]}"#,
         #"{"@graph": {"a": 1}}"#,
         #"{"other": [1, 2]}"#,
     ])

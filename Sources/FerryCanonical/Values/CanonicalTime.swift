@@ -170,6 +170,10 @@ struct ISO8601Text {
         let dayOfYear = (153 * ((month + 9) % 12) + 2) / 5 + day - 1
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
         let days = era * 146_097 + dayOfEra - 719_468
-        seconds = Double(days * 86_400 + hour * 3600 + minute * 60 + second - offset) + fraction
+        // In the expression's order (the fraction, then the offset), so the rounding is the same.
+        var value = Double(days * 86_400 + hour * 3600 + minute * 60 + second)
+        value += fraction
+        value -= Double(offset)
+        seconds = value
     }
 }

@@ -107,7 +107,12 @@ public struct ConversionJob {
                     }
                 try session.finish(context)
             }
-            report.sameSource(try target.recipesSharingSourceURL())
+            // The store is written by now: a failure to read it back for the report is said, not fatal.
+            do {
+                report.sameSource(try target.recipesSharingSourceURL())
+            } catch {
+                report.warning("could not match recipes by source URL: \(error)")
+            }
             return counts
         } catch let error as StoreError where unclaimed {
             guard case .duplicateKey = error.kind else { throw error }

@@ -18,7 +18,8 @@ struct SchemaOrgReader: SourceReader {
             return RecognizedFile(app: app, kind: "web page") { path, context in try SchemaOrgFiles(context: context, app: .schemaOrg).page(path) }
         }
         guard file.isNamedJSON || name.hasSuffix(".jsonld"), case .record(let first, _) = file.firstRecord,
-              !JSONLDBlocks.recipes(in: first).isEmpty || Self.isJSONLD(first) else { return nil }
+              !JSONLDBlocks.recipes(in: first).isEmpty || Self.isJSONLD(first) || first.object?[JSONDocuments.graph]?.array != nil
+        else { return nil }
         return RecognizedFile(app: app, kind: "Recipe JSON-LD") { path, context in try SchemaOrgFiles(context: context, app: .schemaOrg).json(path) }
     }
 
@@ -42,11 +43,10 @@ struct SchemaOrgFiles {
         let stream = try JSONDocuments.stream(path, elementsOf: JSONDocuments.graph)
         let file = name ?? (path as NSString).lastPathComponent
         var found = 0
-        while let record = try JSONDocuments.next(stream) {
-            let nodes = JSONLDBlocks.recipes(in: record.value)
+        func convert(_ nodes: [JSONObject], numbered: Bool) throws {
             for (index, node) in nodes.enumerated() {
                 found += 1
-                let location = RecordLocation(file: path, record: stream.isArray || record.number > 1 || nodes.count > 1 ? found : nil)
+                let location = RecordLocation(file: path, record: numbered || nodes.count > 1 ? found : nil)
                 try context.record {
                     try SchemaOrgNormalizer(context: context, app: app).recipe(node, file: file, location: location,
                                                                               images: index == 0 && found == 1 ? images : [])
@@ -54,6 +54,11 @@ struct SchemaOrgFiles {
                 try context.flushIfNeeded()
             }
         }
+        while let record = try JSONDocuments.next(stream) {
+            try convert(JSONLDBlocks.recipes(in: record.value), numbered: stream.isArray || record.number > 1)
+        }
+        // A graph's document may hold a recipe beside the graph too (`mainEntity`).
+        if stream.isEnclosed { try convert(JSONLDBlocks.recipes(in: .object(stream.enclosingMembers)), numbered: true) }
         guard found > 0 else {
             throw ConversionError(.notRecognized("no recipe found: no schema.org Recipe node in it"), at: RecordLocation(file: path))
         }
