@@ -166,12 +166,55 @@ import Testing
             #expect(lines.count == ingredients.count, "recipe \(key)")
             for (ingredient, line) in Swift.zip(ingredients, lines) {
                 if let original = ingredient["original_text"]?.string, !original.isEmpty { #expect(line == original) }
-                else if let note = ingredient["note"]?.string, !note.isEmpty { #expect(line.contains(note)) }
+                else if let note = ingredient["note"]?.string?.trimmingCharacters(in: .whitespaces), !note.isEmpty { #expect(line.contains(note)) }
             }
             let steps = rows("recipe_instructions").filter { $0["recipe_id"]?.string == key }
                 .sorted { ($0["position"]?.number?.int64 ?? 0) < ($1["position"]?.number?.int64 ?? 0) }
             #expect(try StoreFixtures.strings(store, "SELECT coalesce(instruction, '') FROM recipe_step WHERE recipe_id = '\(id)' ORDER BY position")
                     == steps.map { $0["text"]?.string ?? "" }, "recipe \(key)")
+        }
+    }
+
+    /// Mealie v0.5's export: `recipes/<slug>/<slug>.json`, ingredients and steps inline.
+    @Test func mealiesOlderExportArrivesWhole() throws {
+        let zip = try #require(TestPaths.files(under: Self.formats.appendingPathComponent("mealie")) { $0.contains("migrations") }.first)
+        let (store, report) = try directory.convert([zip], into: "mealie-export.ferry")
+        let recipes = try Self.entries(zip).filter { entry in
+            let parts = entry.key.split(separator: "/")
+            return parts.count >= 3 && parts[parts.count - 3] == "recipes" && entry.key.hasSuffix("/\(parts[parts.count - 2]).json")
+        }.map { try Self.object($0.value) }
+        #expect(report.counts["recipe"] == recipes.count && !recipes.isEmpty)
+        for source in recipes {
+            let slug = try #require(source["slug"]?.string)
+            let id = try #require(try StoreFixtures.strings(store, "SELECT id FROM recipe WHERE source_key = '\(slug)'").first, "recipe \(slug)")
+            #expect(try StoreFixtures.strings(store, "SELECT title FROM recipe WHERE id = '\(id)'") == [source["name"]?.string ?? ""])
+            let extras = try Self.stored(store, "SELECT extras FROM recipe WHERE id = '\(id)'")[0]
+            var read: Set<String> = ["slug", "name", "description", "org_url", "recipe_ingredient", "recipe_instructions", "tags"]
+            let columns = try StoreFixtures.strings(store, """
+                SELECT coalesce(prep_minutes, '-') || '|' || coalesce(cook_minutes, '-') || '|' || coalesce(estimated_minutes, '-') || '|' || coalesce(servings, '-') || '|' || coalesce(category, '-')
+                FROM recipe WHERE id = '\(id)'
+                """)[0].split(separator: "|").map(String.init)
+            for (time, column) in Swift.zip(["prep_time", "perform_time", "total_time"], columns) where column != "-" { read.insert(time) }
+            if let servings = Double(columns[3]), let yield = source["recipe_yield"], Double((yield.string ?? yield.number?.text ?? "").trimmingCharacters(in: .whitespaces)) == servings {
+                read.insert("recipe_yield")
+            }
+            if (source["recipe_category"]?.array?.count ?? 0) <= 1 { read.insert("recipe_category") }
+            for pair in [["created_at", "date_added"], ["update_at", "date_updated"]] {
+                if let used = pair.first(where: { source[$0]?.string.flatMap(CanonicalTime.unixSeconds) != nil }) { read.insert(used) }
+            }
+            Self.expectKept(source, in: extras, except: read, "recipe \(slug)")
+            let lines = try StoreFixtures.strings(store, "SELECT coalesce(description, '') FROM material_line WHERE recipe_id = '\(id)' ORDER BY position")
+            let ingredients = source["recipe_ingredient"]?.array ?? []
+            #expect(lines.count == ingredients.count, "recipe \(slug)")
+            for (ingredient, line) in Swift.zip(ingredients, lines) {
+                if let text = ingredient.string { #expect(line == text) }
+                else if let original = ingredient.object?["original_text"]?.string, !original.isEmpty { #expect(line == original) }
+                else if let note = ingredient.object?["note"]?.string?.trimmingCharacters(in: .whitespaces), !note.isEmpty { #expect(line.contains(note)) }
+            }
+            let steps = (source["recipe_instructions"]?.array ?? []).map { $0.string ?? $0.object?["text"]?.string ?? "" }
+            #expect(try StoreFixtures.strings(store, "SELECT coalesce(instruction, '') FROM recipe_step WHERE recipe_id = '\(id)' ORDER BY position") == steps)
+            let tags = Set(try StoreFixtures.strings(store, "SELECT t.name FROM recipe_tag rt JOIN tag t ON t.id = rt.tag_id WHERE rt.recipe_id = '\(id)'"))
+            for tag in source["tags"]?.array ?? [] { #expect(tags.contains(tag.string ?? tag.object?["name"]?.string ?? "?"), "recipe \(slug)") }
         }
     }
 
