@@ -89,12 +89,11 @@ import Testing
         }
     }
 
-    @Test func beanconquerorsBrewsArriveWhole() throws {
-        let path = try #require(TestPaths.files(under: Self.formats.appendingPathComponent("beanconqueror")) { $0.hasSuffix("TestData.json") }.first)
-        let (store, report) = try directory.convert([path], into: "bean.ferry")
-        let brews = try Self.object(try Data(contentsOf: URL(fileURLWithPath: path)))["BREWS"]?.array?.compactMap(\.object) ?? []
-        #expect(report.counts["log"] == brews.count && !brews.isEmpty)
-        var stored: [String: (note: String, rating: String, seconds: String, extras: JSONObject, parameters: JSONObject)] = [:]
+    typealias StoredBrew = (note: String, rating: String, seconds: String, extras: JSONObject, parameters: JSONObject)
+
+    /// Every log of a store with its snapshot's parameters, by the brew's uuid.
+    static func storedBrews(_ store: String) throws -> [String: StoredBrew] {
+        var stored: [String: StoredBrew] = [:]
         for row in try StoreFixtures.strings(store, """
             SELECT l.source_key || char(31) || coalesce(l.note, '') || char(31) || coalesce(l.rating, '') || char(31)
                    || coalesce(l.duration_seconds, '') || char(31) || l.extras || char(31) || s.parameters
@@ -103,29 +102,66 @@ import Testing
             let parts = row.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
             stored[parts[0]] = (parts[1], parts[2], parts[3], try Self.object(Data(parts[4].utf8)), try Self.object(Data(parts[5].utf8)))
         }
+        return stored
+    }
+
+    /// A brew's own values: a column or a parameter where entered (above zero, not empty), else kept as written.
+    static func expectBrewWhole(_ brew: JSONObject, _ log: StoredBrew, _ uuid: String) {
+        var read: Set<String> = ["config"]
+        func positive(_ key: String) -> Double? { brew[key]?.number?.double.flatMap { $0 > 0 ? $0 : nil } }
+        if let note = brew["note"]?.string, !note.isEmpty { read.insert("note"); #expect(log.note == note) }
+        if let rating = positive("rating") { read.insert("rating"); #expect(Double(log.rating) == rating) }
+        if let seconds = positive("brew_time") {
+            read.insert("brew_time")
+            #expect(Double(log.seconds) == seconds && log.parameters["brewTime"]?.object?["value"]?.number?.double == seconds)
+        }
+        for (key, name) in [("grind_weight", "dose"), ("brew_quantity", "water"), ("brew_temperature", "temperature")] {
+            guard let value = positive(key) else { continue }
+            read.insert(key)
+            #expect(log.parameters[name]?.object?["value"]?.number?.double == value, "\(uuid): \(key)")
+        }
+        if let size = brew["grind_size"]?.string, !size.isEmpty {
+            read.insert("grind_size")
+            #expect(log.parameters["grindSize"]?.object?["text"]?.string == size)
+        }
+        expectKept(brew, in: log.extras, except: read, "brew \(uuid)")
+        #expect(Set(brew["config"]?.object?.keys ?? []).isSubset(of: ["uuid", "unix_timestamp"]) || log.extras["config"] != nil)
+    }
+
+    @Test func beanconquerorsBrewsArriveWhole() throws {
+        let path = try #require(TestPaths.files(under: Self.formats.appendingPathComponent("beanconqueror")) { $0.hasSuffix("TestData.json") }.first)
+        let (store, report) = try directory.convert([path], into: "bean.ferry")
+        let brews = try Self.object(try Data(contentsOf: URL(fileURLWithPath: path)))["BREWS"]?.array?.compactMap(\.object) ?? []
+        #expect(report.counts["log"] == brews.count && !brews.isEmpty)
+        let stored = try Self.storedBrews(store)
         for brew in brews {
             let uuid = try #require(brew["config"]?.object?["uuid"]?.string)
-            let log = try #require(stored[uuid], "brew \(uuid) is not in the store")
-            // The brew's own values: a column or a parameter where entered (above zero, not empty), else kept as written.
-            var read: Set<String> = ["config"]
-            func positive(_ key: String) -> Double? { brew[key]?.number?.double.flatMap { $0 > 0 ? $0 : nil } }
-            if let note = brew["note"]?.string, !note.isEmpty { read.insert("note"); #expect(log.note == note) }
-            if let rating = positive("rating") { read.insert("rating"); #expect(Double(log.rating) == rating) }
-            if let seconds = positive("brew_time") {
-                read.insert("brew_time")
-                #expect(Double(log.seconds) == seconds && log.parameters["brewTime"]?.object?["value"]?.number?.double == seconds)
-            }
-            for (key, name) in [("grind_weight", "dose"), ("brew_quantity", "water"), ("brew_temperature", "temperature")] {
-                guard let value = positive(key) else { continue }
-                read.insert(key)
-                #expect(log.parameters[name]?.object?["value"]?.number?.double == value, "\(uuid): \(key)")
-            }
-            if let size = brew["grind_size"]?.string, !size.isEmpty {
-                read.insert("grind_size")
-                #expect(log.parameters["grindSize"]?.object?["text"]?.string == size)
-            }
-            Self.expectKept(brew, in: log.extras, except: read, "brew \(uuid)")
-            #expect(Set(brew["config"]?.object?.keys ?? []).isSubset(of: ["uuid", "unix_timestamp"]) || log.extras["config"] != nil)
+            Self.expectBrewWhole(brew, try #require(stored[uuid], "brew \(uuid) is not in the store"), uuid)
+        }
+    }
+
+    /// A brew shared from the app: the brew whole, its flow kept, and the records it names
+    /// (bean, grinder, water, preparation) whole in their catalog items and recipe.
+    @Test func aSharedBrewArrivesWholeWithWhatItNames() throws {
+        let path = try #require(TestPaths.files(under: Self.formats.appendingPathComponent("beanconqueror")) { $0.hasSuffix("beanconqueror_real.json") }.first)
+        let (store, _) = try directory.convert([path], into: "share-leaves.ferry")
+        let share = try Self.object(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let brew = try #require(share["brew"]?.object)
+        let stored = try Self.storedBrews(store)
+        let uuid = try #require(brew["config"]?.object?["uuid"]?.string)
+        let log = try #require(stored[uuid])
+        Self.expectBrewWhole(brew, log, uuid)
+        if let flow = share["brewFlow"] { #expect(Self.same(log.extras["brewFlow"], flow)) }
+        for (key, kind, columns) in [("bean", "bean", ["name", "roaster"]), ("mill", "grinder", ["name"]), ("water", "water", ["name"])] {
+            guard let record = share[key]?.object else { continue }
+            let extras = try Self.stored(store, "SELECT extras FROM catalog_item WHERE json_extract(extras, '$.kind') = '\(kind)'")
+            #expect(extras.count == 1, "\(key)")
+            if let kept = extras.first { Self.expectKept(record, in: kept, except: Set(columns + ["config"]), "shared \(key)") }
+        }
+        if let preparation = share["preparation"]?.object {
+            let extras = try Self.stored(store, "SELECT extras FROM recipe")
+            #expect(extras.count == 1)
+            if let kept = extras.first { Self.expectKept(preparation, in: kept, except: ["name", "type", "finished", "config"], "shared preparation") }
         }
     }
 
@@ -245,6 +281,50 @@ import Testing
             #expect(try StoreFixtures.strings(store, "SELECT coalesce(instruction, '') FROM recipe_step WHERE recipe_id = '\(id)' ORDER BY position") == steps)
             let tags = Set(try StoreFixtures.strings(store, "SELECT t.name FROM recipe_tag rt JOIN tag t ON t.id = rt.tag_id WHERE rt.recipe_id = '\(id)'"))
             for tag in source["tags"]?.array ?? [] { #expect(tags.contains(tag.string ?? tag.object?["name"]?.string ?? "?"), "recipe \(slug)") }
+        }
+    }
+
+    /// A `.menu`: every meal's items, in order, with the day and the meal they are under; its
+    /// front matter kept.
+    @Test func cooklangMenusArriveWhole() throws {
+        let files = TestPaths.files(under: Self.formats.appendingPathComponent("cooklang")) { $0.hasSuffix(".menu") }
+        #expect(!files.isEmpty)
+        for path in files {
+            let (store, _) = try directory.convert([path], into: "menu-\(abs(path.hashValue)).ferry")
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            let steps = try Self.stored(store, "SELECT extras FROM project_step ORDER BY position")
+            let kinds = try StoreFixtures.strings(store, "SELECT coalesce(kind, '') FROM project_step ORDER BY position")
+            // Names in the order the text gives them, with the day and meal each is under.
+            var expected: [(name: String, day: String?, meal: String?)] = []
+            var day: String?, meal: String?
+            for line in text.components(separatedBy: "\n") {
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                if trimmed.hasPrefix("=="), trimmed.hasSuffix("=="), trimmed.count > 4 {
+                    day = String(trimmed.dropFirst(2).dropLast(2)).trimmingCharacters(in: .whitespaces)
+                } else if let colon = trimmed.firstIndex(of: ":"), !trimmed.hasPrefix("-"), !trimmed.contains("@"),
+                          trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: CharacterSet(charactersIn: " \\")).isEmpty {
+                    meal = String(trimmed[..<colon])
+                }
+                for match in line.matches(of: /@([^@#~{}\n]*?)\{/) { expected.append((String(match.1), day, meal)) }
+            }
+            var found: [(name: String, day: String?, meal: String?)] = []
+            for (extras, kind) in Swift.zip(steps, kinds) {
+                for item in extras["items"]?.array ?? [] {
+                    found.append((item.object?["name"]?.string ?? "", extras["day"]?.string, kind.isEmpty ? nil : kind))
+                }
+            }
+            #expect(expected.count > 3 && expected.contains { $0.day != nil && $0.meal != nil }, "\(path)")
+            #expect(found.map(\.name) == expected.map(\.name), "\(path)")
+            #expect(found.map(\.day) == expected.map(\.day), "\(path)")
+            #expect(found.map(\.meal) == expected.map { $0.meal?.lowercased() }, "\(path)")
+            let extras = try Self.stored(store, "SELECT extras FROM project")[0]
+            let lines = text.components(separatedBy: "\n")
+            if lines.first == "---", let close = lines.dropFirst().firstIndex(of: "---") {
+                for line in lines[1..<close] {
+                    let pair = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                    if pair.count == 2 { #expect(extras[pair[0]]?.string == pair[1], "\(path): \(pair[0])") }
+                }
+            }
         }
     }
 
