@@ -263,6 +263,7 @@ public final class JSONRecordStream {
         return true
     }
 
+    /// White space in what is read so far, the file not read further (the first chunk's probe).
     private func skipBufferedWhitespace() {
         while position < buffer.count {
             switch buffer[position] {
@@ -392,13 +393,8 @@ public final class JSONRecordStream {
 
     private func skipWhitespace() throws {
         while true {
-            while position < buffer.count {
-                switch buffer[position] {
-                case 0x0A: line += 1; position += 1
-                case 0x20, 0x09, 0x0D: position += 1
-                default: return
-                }
-            }
+            skipBufferedWhitespace()
+            guard position >= buffer.count else { return }
             try fill()
             guard position < buffer.count else { return }
         }

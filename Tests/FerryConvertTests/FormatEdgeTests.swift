@@ -64,6 +64,15 @@ import Testing
         #expect(try StoreFixtures.strings(store, "SELECT title FROM recipe ORDER BY title") == ["Bread", "Soup"])
     }
 
+    /// A file whose time cannot be read is named, not given 1970 as its records' time.
+    @Test func aFileWhoseTimeCannotBeReadIsNamed() throws {
+        let context = ConversionContext(report: ReportBuilder(store: "s.ferry", dryRun: true), keepGoing: false)
+        let missing = directory.url.appendingPathComponent("gone.json").path
+        #expect { _ = try context.fileTime(missing) } throws: { error in
+            (error as? ConversionError)?.location.file == missing && "\(error)".contains("modification time")
+        }
+    }
+
     @Test func aTimePastYear9999IsNoTimeNotACrash() throws {
         let path = try directory.write(#"{"@context": "https://schema.org", "@type": "Recipe", "name": "Far", "dateCreated": "9223372036854775807", "datePublished": "100000000000000000"}"#,
                                        to: "far.json")

@@ -154,9 +154,21 @@ public final class ConversionContext {
     /// time, so that converting the same file again gives the same values.
     /// Kept for the file being read: the format readers ask per record, and each asking was a
     /// `stat` (several for an archive's entry).
-    public func fileTime(_ path: String) -> String {
+    /// - Throws: ``ConversionError`` naming the file when its time cannot be read: 1970 made up
+    ///   in its place would be stored as the records' times.
+    public func fileTime(_ path: String) throws(ConversionError) -> String {
         if let last = lastFileTime, last.path == path { return last.time }
-        let date = (try? FileManager.default.attributesOfItem(atPath: Self.inputFile(path))[.modificationDate] as? Date) ?? Date(timeIntervalSince1970: 0)
+        let date: Date
+        do {
+            guard let modified = try FileManager.default.attributesOfItem(atPath: Self.inputFile(path))[.modificationDate] as? Date else {
+                throw ConversionError(.unreadable("the file has no modification time"), at: RecordLocation(file: path))
+            }
+            date = modified
+        } catch let error as ConversionError {
+            throw error
+        } catch {
+            throw ConversionError(.unreadable("cannot read its modification time: \((error as NSError).localizedDescription)"), at: RecordLocation(file: path))
+        }
         let time = CanonicalTime.string(date)
         lastFileTime = (path, time)
         return time

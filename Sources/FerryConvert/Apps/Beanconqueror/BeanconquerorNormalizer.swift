@@ -153,7 +153,7 @@ struct BeanconquerorNormalizer {
             let id = StableID.normalized(uuid) ?? StableID.make("beanconqueror", "preparation", uuid)
             try context.claim(id, table: "recipe", at: location)
             var fields = FieldReader(record, at: location, dates: context.dates)
-            let time = Self.time(record) ?? context.fileTime(path)
+            let time = try Self.time(record) ?? context.fileTime(path)
             var recipe = Recipe(id: id, source: SourceRef(app: .beanconqueror, entity: "Preparation", key: uuid, file: file), kind: "brew",
                                 createdAt: time, modifiedAt: time)
             if Self.time(record) == nil {

@@ -29,7 +29,7 @@ struct BrewGuideNormalizer {
     /// to the context's sink as batches fill.
     func convert(streaming path: String) throws {
         let stream = try JSONDocuments.stream(path)
-        let time = context.fileTime(path)
+        let time = try context.fileTime(path)
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
         var records = 0
         context.progress?(ConversionProgress(file: path, records: 0, bytesRead: 0, totalBytes: size))
@@ -69,7 +69,7 @@ struct BrewGuideNormalizer {
 
     /// Converts every record of a DTO file read whole.
     func convert(_ documents: JSONDocuments) throws {
-        let time = context.fileTime(documents.path)
+        let time = try context.fileTime(documents.path)
         for (number, value) in documents.records {
             try context.record { () throws in try convert(value, location: RecordLocation(file: documents.path, record: number), time: time) }
         }

@@ -53,7 +53,7 @@ struct CooklangNormalizer {
         let id = StableID.make("cooklang", Self.place(path))
         let location = RecordLocation(file: path, key: name)
         try context.claim(id, table: "recipe", at: location)
-        let time = context.fileTime(path)
+        let time = try context.fileTime(path)
         var recipe = Recipe(id: id, source: SourceRef(app: .cooklang, entity: "Recipe", key: nil, file: file), kind: "meal",
                             createdAt: time, modifiedAt: time)
         context.synthesized([SynthesizedTimes.createdAt, SynthesizedTimes.modifiedAt], table: "recipe", from: "modification time of \(file)",
@@ -133,7 +133,7 @@ struct CooklangNormalizer {
         let file = (path as NSString).lastPathComponent
         let id = StableID.make("cooklang", Self.place(path))
         try context.claim(id, table: "project", at: RecordLocation(file: path))
-        let time = context.fileTime(path)
+        let time = try context.fileTime(path)
         var project = Project(id: id, source: SourceRef(app: .cooklang, entity: "Menu", key: nil, file: file), kind: "meal-plan",
                               createdAt: time, modifiedAt: time)
         context.synthesized([SynthesizedTimes.createdAt, SynthesizedTimes.modifiedAt], table: "project", from: "modification time of \(file)",

@@ -133,7 +133,7 @@ struct MealieBackup {
         guard !entries.isEmpty else { return }
         let id = StableID.make("mealie", file, "meal-plan")
         try context.claim(id, table: "project", at: RecordLocation(file: path, field: "group_meal_plans"))
-        let time = context.fileTime(path)
+        let time = try context.fileTime(path)
         var project = Project(id: id, source: SourceRef(app: .mealie, entity: "MealPlan", key: nil, file: file), kind: "meal-plan",
                               createdAt: time, modifiedAt: time)
         context.synthesized([SynthesizedTimes.createdAt, SynthesizedTimes.modifiedAt], table: "project", from: "modification time of \(file)",
@@ -165,7 +165,7 @@ struct MealieBackup {
             try context.claim(id, table: "project", at: location)
             var fields = FieldReader(list, at: location, dates: context.dates)
             fields.skip("id")
-            let time = context.fileTime(path)
+            let time = try context.fileTime(path)
             var project = Project(id: id, source: SourceRef(app: .mealie, entity: "ShoppingList", key: key, file: file), kind: "grocery-list",
                                   createdAt: time, modifiedAt: time)
             project.title = try fields.string("name") ?? ""

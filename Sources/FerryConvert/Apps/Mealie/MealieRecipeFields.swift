@@ -11,7 +11,7 @@ struct MealieRecipeFields {
     /// Title, summary, source, times, yield, rating and dates from a recipe's own fields; the
     /// caller adds ingredients, instructions, tags and images.
     func recipe(_ fields: inout FieldReader, id: String, key: String?, file: String, kept: inout JSONObject) throws -> Recipe {
-        let time = context.fileTime(fields.location.file)
+        let time = try context.fileTime(fields.location.file)
         var recipe = Recipe(id: id, source: SourceRef(app: .mealie, entity: "Recipe", key: key, file: file), kind: "meal",
                             createdAt: time, modifiedAt: time)
         recipe.title = try fields.string("name") ?? ""

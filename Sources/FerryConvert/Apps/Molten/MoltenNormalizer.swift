@@ -145,7 +145,7 @@ struct MoltenNormalizer {
 
     /// `plan.json` outside an export: one plan object (or several, as an array or NDJSON).
     func convertPlanJSON(_ documents: JSONDocuments, images: [String: Data], file: String? = nil) throws {
-        let time = context.fileTime(documents.path)
+        let time = try context.fileTime(documents.path)
         let name = file ?? (documents.path as NSString).lastPathComponent
         for (number, value) in documents.records {
             try context.record {

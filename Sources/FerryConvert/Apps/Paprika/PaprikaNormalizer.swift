@@ -68,7 +68,7 @@ struct PaprikaNormalizer {
         var here = location
         here.key = uid ?? title
         try context.claim(id, table: "recipe", at: here)
-        let time = context.fileTime(location.file)
+        let time = try context.fileTime(location.file)
         var recipe = Recipe(id: id, source: SourceRef(app: .paprika, entity: "Recipe", key: uid, file: file), kind: "meal",
                             createdAt: time, modifiedAt: time)
         recipe.title = title

@@ -36,7 +36,7 @@ struct RootsNormalizer {
     }
 
     func convert(_ kind: FileKind, _ documents: JSONDocuments) throws {
-        let time = context.fileTime(documents.path)
+        let time = try context.fileTime(documents.path)
         switch kind {
         case .courses: try courses(documents, time: time)
         case .tasks: try tasks(documents, time: time)

@@ -30,7 +30,7 @@ struct SchemaOrgNormalizer {
         var here = location
         here.key = key
         try context.claim(id, table: "recipe", at: here)
-        let time = context.fileTime(location.file)
+        let time = try context.fileTime(location.file)
         var recipe = Recipe(id: id, source: SourceRef(app: app, entity: "Recipe", key: url ?? Self.text(fields.peek("@id")), file: file),
                             kind: "meal", createdAt: time, modifiedAt: time)
         recipe.title = title

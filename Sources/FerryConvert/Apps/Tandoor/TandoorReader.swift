@@ -64,7 +64,7 @@ struct TandoorNormalizer {
         var here = location
         here.key = title
         try context.claim(id, table: "recipe", at: here)
-        let time = context.fileTime(location.file)
+        let time = try context.fileTime(location.file)
         var recipe = Recipe(id: id, source: SourceRef(app: .tandoor, entity: "Recipe", key: nil, file: file), kind: "meal",
                             createdAt: time, modifiedAt: time)
         context.synthesized([SynthesizedTimes.createdAt, SynthesizedTimes.modifiedAt], table: "recipe", from: "modification time of \(file)",
