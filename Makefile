@@ -24,6 +24,7 @@ test: setup
 	$(SWIFT) build --build-tests
 	SWIFT=$(SWIFT) scripts/run_tests.sh
 	python3 scripts/test_view_in_browser.py --ferry $$($(SWIFT) build --show-bin-path)/ferry
+	python3 scripts/test_formats_with_tools.py --ferry $$($(SWIFT) build --show-bin-path)/ferry
 	@$(MAKE) --no-print-directory docs
 
 # Times convert, export and verify on N generated brew logs against sqlite-utils, the sqlite3

@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "FerryStore", targets: ["FerryStore"]),
         .library(name: "FerryConvert", targets: ["FerryConvert"]),
         .library(name: "FerryArchive", targets: ["FerryArchive"]),
+        .library(name: "FerryFormats", targets: ["FerryFormats"]),
         .library(name: "FerryView", targets: ["FerryView"]),
         .library(name: "FerryBundle", targets: ["FerryBundle"]),
         .executable(name: "ferry", targets: ["ferry"]),
@@ -85,14 +86,18 @@ let package = Package(
         // Reading and writing archives (zip, tar, tar.zst) over libarchive.
         .target(name: "FerryArchive", dependencies: ["CLibArchive", "FerryFiles", "FerryJSON", "FerrySystem", .product(name: "Crypto", package: "swift-crypto")]),
 
+        // Other apps' formats written from a store snapshot: schema.org JSON-LD, Paprika, iCalendar,
+        // CSV with a Data Package; and the reading of records with their parts that they share with the view.
+        .target(name: "FerryFormats", dependencies: ["FerryStore", "FerryCoreData", "FerryArchive", "FerryJSON",
+                                               .product(name: "Crypto", package: "swift-crypto")]),
         // The bundle's human view: static HTML pages rendered from a store snapshot.
-        .target(name: "FerryView", dependencies: ["FerryCanonical", "FerryStore", "FerryJSON"]),
+        .target(name: "FerryView", dependencies: ["FerryCanonical", "FerryFormats", "FerryStore", "FerryJSON"]),
 
         // Portable bundles: BagIt bags of a store snapshot, per-table NDJSON and attachments in one
         // archive; verifying, unpacking into staging, importing.
         .target(
             name: "FerryBundle",
-            dependencies: ["FerryArchive", "FerryStore", "FerryView", "FerryJSON", "FerryFiles", "FerrySystem", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["FerryArchive", "FerryStore", "FerryFormats", "FerryView", "FerryJSON", "FerryFiles", "FerrySystem", .product(name: "Crypto", package: "swift-crypto")]
         ),
 
         // The command-line tool: a thin layer over the libraries.
@@ -109,6 +114,7 @@ let package = Package(
                 "FerryStore",
                 "FerryArchive",
                 "FerryBundle",
+                "FerryFormats",
                 "FerryView",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

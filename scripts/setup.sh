@@ -42,4 +42,11 @@ if command -v python3 >/dev/null && ! python3 -c 'import playwright' 2>/dev/null
     python3 -m pip install --quiet playwright
 fi
 
+# The formats a bundle carries for other apps are checked with the tools people use:
+# frictionless (with its NDJSON support), icalendar and pyld.
+if command -v python3 >/dev/null && ! python3 -c 'import frictionless, jsonlines, ijson, icalendar, pyld' 2>/dev/null; then
+    echo "setup: installing Python frictionless[json], icalendar, pyld" >&2
+    python3 -m pip install --quiet "frictionless[json]" icalendar pyld
+fi
+
 command -v swift >/dev/null || { echo "setup: swift not found on PATH (Swift 6.1 or later is needed)" >&2; exit 1; }

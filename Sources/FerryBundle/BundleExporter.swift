@@ -3,6 +3,7 @@ import FerryArchive
 import FerryJSON
 import FerryStore
 import FerryFiles
+import FerryFormats
 import FerryView
 import Foundation
 
@@ -18,6 +19,8 @@ public struct BundleSummary: Sendable {
     public var payloadFiles: Int
     /// Files of the HTML view (`index.html` and `view/`), 0 when it was left out.
     public var viewFiles: Int = 0
+    /// The other apps' formats written (`data/formats/`), and what each holds of the data.
+    public var formats: [FormatFidelity] = []
 }
 
 /// `ferry export`: a store into one bundle file. The store is snapshotted with SQLite's backup
@@ -36,6 +39,9 @@ public struct BundleExporter: Sendable {
     public var ferryVersion: String
     /// Whether the bundle gets its HTML view: `index.html` and `view/`, tag files of the bag.
     public var view: BundleView?
+    /// The formats other apps import, written into the payload (`data/formats/`, and
+    /// `data/datapackage.json` with CSV); empty for none.
+    public var formats: Set<ExportFormat> = Set(ExportFormat.allCases)
     /// Called from the working threads as bytes are archived and rows written.
     public var progress: (@Sendable (BundleProgress) -> Void)?
     /// The most bytes of rows in one part (the format's; smaller in tests, to make many parts).
@@ -71,7 +77,11 @@ public struct BundleExporter: Sendable {
         try source.close()
 
         let snapshot = FrozenStore(path: snapshotPath, of: store)
-        let work = SnapshotWork(snapshot: snapshot, staging: staging, output: output, partBytes: partBytes, view: view, progress: progress)
+        let formatWriter = FormatFilesWriter(generator: "ferry \(ferryVersion)", modificationTime: 0, imagesBeside: true)
+        var view = self.view
+        view?.formats = formats
+        let work = SnapshotWork(snapshot: snapshot, staging: staging, output: output, partBytes: partBytes, view: view, formats: formats,
+                                formatWriter: formatWriter, progress: progress)
         return try archive(work, snapshot: snapshot, output: output)
     }
 
@@ -81,13 +91,14 @@ public struct BundleExporter: Sendable {
     /// that fails cancels the queue, so that nothing more is made or archived.
     private struct SnapshotWork: Sendable {
         let queue: PayloadQueue
-        /// Rows per table, and the schema version.
-        let tables: BackgroundJob<([String: Int], Int)>
+        /// Rows and parts per table, and the schema version.
+        let tables: BackgroundJob<([String: ExportedParts], Int)>
         let check: BackgroundJob<Void>
         let view: BackgroundJob<(ViewContents, StagedPages)?>
+        let formats: BackgroundJob<StagedFormats?>
 
-        init(snapshot: FrozenStore, staging: StagingFolder, output: String, partBytes: Int, view: BundleView?,
-             progress: (@Sendable (BundleProgress) -> Void)?) {
+        init(snapshot: FrozenStore, staging: StagingFolder, output: String, partBytes: Int, view: BundleView?, formats: Set<ExportFormat>,
+             formatWriter: FormatFilesWriter, progress: (@Sendable (BundleProgress) -> Void)?) {
             // Two parts may wait: one is made while one is archived and the next is ready.
             let queue = PayloadQueue(capacity: 2 * partBytes)
             self.queue = queue
@@ -107,8 +118,21 @@ public struct BundleExporter: Sendable {
                 defer { queue.end() }
                 let (sizes, schemaVersion) = try snapshot.tablesLargestFirst()
                 let tally = progress.map { ProgressTally(.tables, total: Int64(sizes.reduce(0) { $0 + $1.rows }), report: $0) }
-                let exporter = TableExporter(snapshot: snapshot, queue: queue, progress: tally, partBytes: partBytes)
+                var exporter = TableExporter(snapshot: snapshot, queue: queue, progress: tally, partBytes: partBytes)
+                exporter.csv = formats.contains(.csv)
                 return (try exporter.export(sizes.map(\.table).sorted()), schemaVersion)
+            }
+            self.formats = BackgroundJob {
+                guard !formats.subtracting([.csv]).isEmpty else { return nil }
+                do {
+                    // The Paprika archive's entries have the data's time, as the bundle's own.
+                    var writer = formatWriter
+                    writer.modificationTime = BundleExporter.epochSeconds(try BundleExporter.createdAt(snapshot))
+                    return try StagedFormats.write(formats, of: snapshot, writer: writer, staging: staging) { queue.isCancelled }
+                } catch {
+                    queue.cancel()
+                    throw error
+                }
             }
             self.view = BackgroundJob {
                 guard let view else { return nil }
@@ -136,7 +160,7 @@ public struct BundleExporter: Sendable {
         /// is not a job stopping because another had failed.
         func abandon(_ error: any Error) -> any Error {
             queue.cancel()
-            let others = [tables.failure, view.failure]
+            let others = [tables.failure, view.failure, formats.failure]
             if let checkFailure = check.failure { return checkFailure }
             return ([error] + others.compactMap { $0 }).first { !($0 is PayloadQueue.Cancelled) } ?? error
         }
@@ -154,7 +178,7 @@ public struct BundleExporter: Sendable {
         let summary: BundleSummary
         do {
             // Every entry's time is the data's: known before the first entry is written.
-            let createdAt = try snapshot.newest(SharedColumns.modifiedAt.name, in: [RecipeTable.table, ProjectTable.table, LogTable.table]) ?? "1970-01-01T00:00:00Z"
+            let createdAt = try Self.createdAt(snapshot)
             let writer = try ArchiveWriter(path: temporary, format: format, modificationTime: Self.epochSeconds(createdAt))
             var tags = TagFiles()
             try tags.add(BundleLayout.bagitFile, Array(BagItFiles.declaration.utf8), to: writer, root: root)
@@ -163,10 +187,32 @@ public struct BundleExporter: Sendable {
                 try writer.addFile(named: "\(root)/\(file.name)", bytes: file.bytes)
                 payload[file.name] = file.digest
             }
-            let (counts, schemaVersion) = try work.tables.value()
+            let (parts, schemaVersion) = try work.tables.value()
+            let counts = parts.mapValues(\.rows)
             // The view may still be writing its pages: the snapshot goes in meanwhile.
-            payload[BundleLayout.storeSnapshot] = try archiveSnapshot(snapshot.path, as: "\(root)/\(BundleLayout.storeSnapshot)", writer: writer)
+            payload[BundleLayout.storeSnapshot] = try archiveFile(snapshot.path, as: "\(root)/\(BundleLayout.storeSnapshot)", writer: writer,
+                                                                  progress: true)
             try work.check.value()
+            var fidelity: [FormatFidelity] = []
+            if let staged = try work.formats.value() {
+                for (name, digest) in try staged.archive(into: writer, root: root, archiveFile: { try archiveFile($0, as: $1, writer: writer, progress: false) }) {
+                    payload[name] = digest
+                }
+                fidelity = staged.fidelity
+            }
+            if formats.contains(.csv) {
+                let bytes = DataPackage.descriptor(try snapshot.exportedTables(), parts: parts.mapValues(Self.relativeParts), created: createdAt,
+                                                   generator: "ferry \(ferryVersion)")
+                try writer.addFile(named: "\(root)/\(BundleLayout.dataPackage)", bytes: bytes)
+                payload[BundleLayout.dataPackage] = TableExporter.file(BundleLayout.dataPackage, bytes).digest
+                fidelity.append(FormatFidelity.csv(tables: parts.count, rows: counts.values.reduce(0, +)))
+            }
+            if !fidelity.isEmpty {
+                let report = JSONValue.object(JSONObject([("formats", .array(fidelity.sorted { $0.format < $1.format }.map(\.json)))]))
+                let bytes = Array((JSONWriter.string(report, sortedKeys: false, pretty: true) + "\n").utf8)
+                try writer.addFile(named: "\(root)/\(BundleLayout.fidelityFile)", bytes: bytes)
+                payload[BundleLayout.fidelityFile] = TableExporter.file(BundleLayout.fidelityFile, bytes).digest
+            }
             let view = try work.view.value()
 
             let manifest = Array(BagItFiles.manifest(payload).utf8)
@@ -175,6 +221,7 @@ public struct BundleExporter: Sendable {
                                      attachmentCount: payload.keys.filter { $0.hasPrefix(BundleLayout.attachmentsFolder + "/") }.count,
                                      payloadBytes: payload.values.reduce(0) { $0 + $1.size }, payloadFiles: payload.count)
             made.viewFiles = view.map { $0.1.pages.count + 1 } ?? 0
+            made.formats = fidelity
             try tags.add(BundleLayout.bagInfoFile, bagInfo(made), to: writer, root: root)
             try tags.add(BundleLayout.bundleFile, bundleDescription(made, hasView: view != nil), to: writer, root: root)
             try tags.add(BundleLayout.manifestFile, manifest, to: writer, root: root)
@@ -207,11 +254,11 @@ public struct BundleExporter: Sendable {
         return summary
     }
 
-    /// The snapshot's bytes into the archive, hashed on the way.
-    private func archiveSnapshot(_ path: String, as name: String, writer: ArchiveWriter) throws -> FileDigest {
+    /// A file's bytes into the archive, hashed on the way (the snapshot's with progress).
+    private func archiveFile(_ path: String, as name: String, writer: ArchiveWriter, progress withProgress: Bool) throws -> FileDigest {
         var status = stat()
         let total = stat(path, &status) == 0 ? Int64(status.st_size) : 0
-        let tally = progress.map { ProgressTally(.archive, total: total, report: $0) }
+        let tally = withProgress ? progress.map { ProgressTally(.archive, total: total, report: $0) } : nil
         var hasher = SHA256()
         var size: Int64 = 0
         try writer.addFile(named: name, from: path) { chunk in
@@ -256,7 +303,26 @@ public struct BundleExporter: Sendable {
             ("counts", .object(counts)),
         ])
         if hasView { bundle["view"] = .string(ViewLayout.index) }
+        if !summary.formats.isEmpty {
+            var formats = JSONObject([("folder", .string(BundleLayout.formatsFolder)), ("fidelity", .string(BundleLayout.fidelityFile))])
+            let names = Set(summary.formats.map(\.format))
+            if names.contains(ExportFormat.csv.rawValue) { formats["dataPackage"] = .string(BundleLayout.dataPackage) }
+            formats["written"] = .array(ExportFormat.allCases.filter { names.contains($0.rawValue) }.map { .string($0.rawValue) })
+            bundle["formats"] = .object(formats)
+        }
         return Array((JSONWriter.string(.object(bundle), sortedKeys: true, pretty: true) + "\n").utf8)
+    }
+
+    /// The newest `modified_at` of any recipe, project or log: the time the data is from.
+    static func createdAt(_ snapshot: FrozenStore) throws -> String {
+        try snapshot.newest(SharedColumns.modifiedAt.name, in: [RecipeTable.table, ProjectTable.table, LogTable.table]) ?? "1970-01-01T00:00:00Z"
+    }
+
+    /// Part paths relative to `datapackage.json`, which sits in `data/`.
+    static func relativeParts(_ parts: ExportedParts) -> DataPackage.Parts {
+        let prefix = "data/"
+        func relative(_ path: String) -> String { path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path }
+        return DataPackage.Parts(rows: parts.rows, ndjson: parts.ndjson.map(relative), csv: parts.csv.map(relative))
     }
 
     /// libarchive reports a full disk as a write error; say so plainly.

@@ -26,5 +26,17 @@ public enum BundleLayout {
         return "\(tablesFolder)/\(table)/\(String(repeating: "0", count: max(0, 6 - digits.count)))\(digits).ndjson"
     }
 
+    /// The `number`th CSV part (from 1) of a table's rows, each starting with the header.
+    public static func csvPart(_ table: String, _ number: Int) -> String {
+        let digits = String(number)
+        return "\(formatsFolder)/csv/\(table)/\(String(repeating: "0", count: max(0, 6 - digits.count)))\(digits).csv"
+    }
+
+    /// Other apps' formats of the data (Formats/export-formats.md), and the Data Package that
+    /// describes the tables for tools that read Frictionless Data.
+    public static let formatsFolder = "data/formats"
+    public static let dataPackage = "data/datapackage.json"
+    public static let fidelityFile = "data/formats/fidelity.json"
+
     public static func attachmentFile(_ sha256: String) -> String { "\(attachmentsFolder)/\(sha256)" }
 }

@@ -61,8 +61,8 @@ final class StagedPages: @unchecked Sendable {
     private var places: [String: Int] = [:]
     private var size: Int64 = 0
 
-    init(in staging: StagingFolder) throws(BundleError) {
-        path = staging.file("view.pages")
+    init(in staging: StagingFolder, named name: String = "view.pages") throws(BundleError) {
+        path = staging.file(name)
         descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw BundleError(.cannotWrite("cannot create the file: \(HashingFileWriter.lastError())"), path: path) }
     }

@@ -1,3 +1,4 @@
+import FerryFormats
 import FerryStore
 
 /// Every attachment by name: shown or linked when the bundle carries its bytes, with the

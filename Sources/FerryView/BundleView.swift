@@ -1,3 +1,4 @@
+import FerryFormats
 import FerryJSON
 import FerryStore
 
@@ -16,6 +17,8 @@ public struct BundleView: Sendable {
     public var rowsPerPage: Int
     /// Records per page of recipes and projects, each shown whole with its parts.
     public var recordsPerPage: Int
+    /// The other apps' formats the bundle carries (`data/formats/`), which the pages link.
+    public var formats: Set<ExportFormat> = []
 
     public init(rowsPerPage: Int = 1000, recordsPerPage: Int = 200) {
         self.rowsPerPage = max(1, rowsPerPage)
@@ -48,7 +51,9 @@ public struct BundleView: Sendable {
                 places.catalogNames[item.key] = item.name
             }
 
-            try RecipePages.render(recipes, places: places, perPage: recordsPerPage, session: session, write: write)
+            contents.formats = formats
+            if formats.contains(.ics) { contents.calendars = try FormatFilesWriter.calendarApps(session).map(FormatFilesWriter.calendarFile) }
+            try RecipePages.render(recipes, places: places, perPage: recordsPerPage, formats: formats, session: session, write: write)
             try ProjectPages.render(tree, places: places, perPage: recordsPerPage, session: session, write: write)
             var logs = try LogPages(linkedFrom: session)
             try logs.render(places: places, perPage: rowsPerPage, session: session, frozen: frozen, storageOrderFirst: logsInStorageOrderFirst,
@@ -97,6 +102,9 @@ public struct ViewContents: Sendable {
     var pages: [ViewLayout.Section: Int] = [:]
     var apps: [String: [ViewLayout.Section: Int]] = [:]
     var runs: [Run] = []
+    var formats: Set<ExportFormat> = []
+    /// The calendar files, under the formats folder.
+    var calendars: [String] = []
 }
 
 /// What the bundle says of itself, shown on the overview.

@@ -1,3 +1,4 @@
+import FerryFormats
 import FerryStore
 
 /// The materials catalog by natural key, which materials link to.

@@ -1,3 +1,5 @@
+import FerryFormats
+
 /// `index.html`: what the bundle is, where its data came from, how much of each kind it holds,
 /// and the way into every section. Its size is bounded whatever the data: every list on it is
 /// cut at a fixed length (the rest is one click away) and every value at a fixed width.
@@ -36,6 +38,7 @@ enum IndexPage {
         html.raw("</tbody></table>\n")
 
         sources(contents, prefix: shell.prefix, into: &html)
+        otherFormats(contents, into: &html)
 
         html.raw("<h2>Every table</h2>\n<p>Rows per table of the canonical store, as <code>bundle.json</code> counts them; each table is also in <code>data/tables/</code> as NDJSON, and the whole store is <code>data/store.sqlite</code>.</p>\n")
         html.raw("<table><thead><tr><th scope=\"col\">Table</th><th scope=\"col\">Rows</th></tr></thead><tbody>\n")
@@ -49,6 +52,34 @@ enum IndexPage {
         html.raw("</tbody></table>\n")
         shell.close(into: &html)
         return html.bytes
+    }
+
+    /// Links to the data in the formats other apps import, where the bundle carries them.
+    private static func otherFormats(_ contents: ViewContents, into html: inout HTMLBuffer) {
+        let formats = contents.formats
+        guard !formats.isEmpty else { return }
+        html.raw("<h2>For other apps</h2>\n<p>The same data in the formats other apps import; <a href=\"data/formats/fidelity.json\">fidelity.json</a> says what each keeps, coarsens and leaves out.</p>\n<ul>\n")
+        if formats.contains(.schemaOrg) {
+            html.raw("<li><a href=\"data/formats/schema-org/recipes.jsonld\">Recipes as schema.org JSON-LD</a> (and a file per recipe beside it): Nextcloud Cookbook, Mealie, Tandoor, KitchenOwl</li>\n")
+        }
+        if formats.contains(.paprika) {
+            html.raw("<li><a href=\"data/formats/paprika/recipes.paprikarecipes\">Recipes for Paprika</a>: Paprika, Mealie, Tandoor</li>\n")
+        }
+        if formats.contains(.ics), !contents.calendars.isEmpty {
+            html.raw("<li>Calendars (iCalendar), for Apple Calendar and Reminders, Thunderbird, Nextcloud:")
+            for file in contents.calendars.prefix(maxApps) {
+                html.raw(" <a href=\"data/formats/")
+                html.text(file)
+                html.raw("\">")
+                html.text(file.split(separator: "/").last.map(String.init) ?? file, limit: 64)
+                html.raw("</a>")
+            }
+            html.raw("</li>\n")
+        }
+        if formats.contains(.csv) {
+            html.raw("<li>Every table as CSV in <code>data/formats/csv/</code>, described by <a href=\"data/datapackage.json\">datapackage.json</a>: spreadsheets, Frictionless Data tools</li>\n")
+        }
+        html.raw("</ul>\n")
     }
 
     /// Apps and conversions, each list cut short with a link to `view/sources.html`.

@@ -1,4 +1,5 @@
 import FerryJSON
+import FerryFormats
 import FerryStore
 import Foundation
 

@@ -1,3 +1,4 @@
+import FerryFormats
 import FerryStore
 
 /// The shared parts of a record as HTML: tags, materials, attachments and links. Headings are
@@ -146,8 +147,7 @@ enum PartsHTML {
     /// The attachment's file in the bag, only for a lower-case hex SHA-256 whose bytes the
     /// bundle carries: no name from the data ever becomes part of a path.
     static func contentPath(_ row: TextRow) -> String? {
-        guard row.computed(0) == "1", let sha = row[File.sha256], sha.utf8.count == 64,
-              sha.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else { return nil }
+        guard row.computed(0) == "1", let sha = row[File.sha256], RecordPlaces.isSHA256(sha) else { return nil }
         return ViewLayout.attachmentsFromPages + sha
     }
 

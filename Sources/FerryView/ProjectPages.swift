@@ -1,3 +1,4 @@
+import FerryFormats
 import FerryStore
 
 /// Projects in their nesting: each parent before its children, siblings by position then
@@ -90,7 +91,7 @@ struct ProjectPages {
         let order = tree.order
         for (index, start) in stride(from: 0, to: order.count, by: pages.perPage).enumerated() {
             let ids = Array(order[start..<min(order.count, start + pages.perPage)])
-            let arguments = [RecordPlaces.jsonArray(ids)]
+            let arguments = [OwnedParts.idList(ids)]
             let page = OwnedParts.inPage
             let rows = try OwnedParts.records(session, Column.table, columns: columns, ids: ids)
             let steps = try OwnedParts.grouped(session, stepColumns, from: Step.table, page: page, arguments, order: "\(Step.position), \(Step.id)")

@@ -1,3 +1,5 @@
+import FerryFormats
+import FerryJSON
 import FerryStore
 
 /// Recipes in title order, each with its parameters, steps, tags, materials, images and links.
@@ -37,12 +39,12 @@ struct RecipePages {
         return result
     }
 
-    static func render(_ order: [(id: String, title: String)], places: RecordPlaces, perPage: Int, session: FrozenStoreSession,
-                       write: @escaping (String, [UInt8]) throws -> Void) throws {
+    static func render(_ order: [(id: String, title: String)], places: RecordPlaces, perPage: Int, formats: Set<ExportFormat>,
+                       session: FrozenStoreSession, write: @escaping (String, [UInt8]) throws -> Void) throws {
         var pages = SectionPages(.recipes, total: order.count, perPage: perPage, write: write)
         for (index, start) in stride(from: 0, to: order.count, by: pages.perPage).enumerated() {
             let ids = order[start..<min(order.count, start + pages.perPage)].map(\.id)
-            let arguments = [RecordPlaces.jsonArray(ids)]
+            let arguments = [OwnedParts.idList(ids)]
             let page = OwnedParts.inPage
             let rows = try OwnedParts.records(session, RecipeTable.table, columns: columns, ids: ids)
             let parameters = try OwnedParts.grouped(session, parameterColumns, from: RecipeParameterTable.table, page: page, arguments,
@@ -51,6 +53,7 @@ struct RecipePages {
                                                order: "\(RecipeStepTable.position), \(RecipeStepTable.id)")
             let parts = try OwnedParts(of: .recipe, ids: ids, session: session)
             let stepParts = try OwnedParts(of: .recipeStep, ids: steps.values.flatMap { $0.compactMap { $0[RecipeStepTable.id] } }, session: session)
+            let records = Dictionary(try RecipeRecords.batch(ids, session: session).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
 
             var html = pages.start(page: index + 1)
             for id in ids {
@@ -66,11 +69,54 @@ struct RecipePages {
                 if let steps = steps[id] { Self.steps(steps, parts: stepParts, places: places, into: &html) }
                 PartsHTML.all(of: id, in: parts, owner: title, places: places, into: &html)
                 RecordHTML.extras(extras, into: &html)
+                if let record = records[id] { Self.linkedData(record, formats: formats, into: &html) }
                 RecordHTML.close(into: &html)
             }
             try pages.finish(&html, page: index + 1, first: order[start].title, last: order[start + ids.count - 1].title)
         }
         try pages.writeContents(describing: "recipes", titles: order.map { ($0.title, places.recipe($0.id)) })
+    }
+
+    /// The recipe as schema.org JSON-LD inside its section, so that a recipe manager's "import
+    /// from a web page" finds it in an unpacked bundle, and links to its files in other formats.
+    private static func linkedData(_ recipe: RecipeRecord, formats: Set<ExportFormat>, into html: inout HTMLBuffer) {
+        let node = SchemaOrgRecipe.node(recipe, imageURL: { image in
+            guard image.hasBytes, let sha = image.sha256, RecordPlaces.isSHA256(sha) else { return nil }
+            return ViewLayout.attachmentsFromPages + sha
+        }, withContext: true)
+        html.raw("<script type=\"application/ld+json\">")
+        html.trusted(Self.scriptSafe(JSONWriter.string(.object(node), sortedKeys: false)))
+        html.raw("</script>\n")
+        let links = [(ExportFormat.schemaOrg, "\(ExportFormat.schemaOrg.folder)/\(recipe.id).jsonld", "schema.org JSON-LD"),
+                     (ExportFormat.paprika, "\(ExportFormat.paprika.folder)/recipes.paprikarecipes", "Paprika (every recipe)")]
+            .filter { formats.contains($0.0) }
+        guard !links.isEmpty else { return }
+        html.raw("<p class=\"formats\">For other apps: ")
+        for (index, link) in links.enumerated() {
+            if index > 0 { html.raw(" · ") }
+            html.raw("<a href=\"../data/formats/")
+            html.text(link.1)
+            html.raw("\">")
+            html.trusted(link.2)
+            html.raw("</a>")
+        }
+        html.raw("</p>\n")
+    }
+
+    /// JSON that cannot end the script element holding it: `<`, `>` and `&` as escapes (they
+    /// occur only inside JSON strings, where `\u003c` means the same).
+    static func scriptSafe(_ json: String) -> String {
+        var safe = ""
+        safe.reserveCapacity(json.utf8.count)
+        for scalar in json.unicodeScalars {
+            switch scalar {
+            case "<": safe += "\\u003c"
+            case ">": safe += "\\u003e"
+            case "&": safe += "\\u0026"
+            default: safe.unicodeScalars.append(scalar)
+            }
+        }
+        return safe
     }
 
     private static func parameters(_ rows: [TextRow], into html: inout HTMLBuffer) {

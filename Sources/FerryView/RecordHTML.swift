@@ -1,3 +1,4 @@
+import FerryFormats
 import FerryStore
 
 /// Pieces every record's section uses: the heading with its anchor, a list of its fields, long

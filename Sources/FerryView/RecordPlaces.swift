@@ -32,8 +32,8 @@ struct RecordPlaces {
 
     static func catalogAnchor(_ key: String) -> String { "item-" + anchor(key) }
 
-    /// Ids as a JSON array, the one argument of `… IN (SELECT value FROM json_each(?))`.
-    static func jsonArray(_ ids: [String]) -> String {
-        JSONWriter.string(.array(ids.map { .string($0) }))
+    /// Whether a text is a lower-case hex SHA-256, the only attachment name that becomes part of a path.
+    static func isSHA256(_ text: String) -> Bool {
+        text.utf8.count == 64 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 }

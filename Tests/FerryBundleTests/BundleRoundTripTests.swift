@@ -78,7 +78,8 @@ import Testing
         }
     }
 
-    /// Format 2's order: the declaration, the payload (each table's parts, then the snapshot),
+    /// Format 2's order: the declaration, the payload (each table's NDJSON and CSV parts, then
+    /// the snapshot, then the other formats by name, the Data Package and the fidelity report),
     /// then what the payload decides, the view, and the tag manifest last.
     @Test func theArchiveOrderAndTablesAsNDJSONOfEveryRow() throws {
         let store = try BundleFixtures.sampleStore(at: path("data.ferry"))
@@ -88,7 +89,13 @@ import Testing
         let names = entries.map(\.name)
         #expect(names.prefix(2) == ["data/bagit.txt", "data/data/tables/attachment/000001.ndjson"])
         let afterPayload = try #require(names.firstIndex { !$0.hasPrefix("data/data/") && $0 != "data/bagit.txt" })
-        #expect(names[afterPayload - 1] == "data/data/store.sqlite")
+        let snapshot = try #require(names.firstIndex(of: "data/data/store.sqlite"))
+        #expect(names[..<snapshot].allSatisfy { $0 == "data/bagit.txt" || $0.hasPrefix("data/data/tables/") || $0.hasPrefix("data/data/attachments/")
+                                                 || $0.hasPrefix("data/data/formats/csv/") })
+        let formats = Array(names[(snapshot + 1)..<afterPayload])
+        #expect(formats.suffix(2) == ["data/data/datapackage.json", "data/data/formats/fidelity.json"])
+        #expect(formats.dropLast(2) == formats.dropLast(2).sorted() && formats.dropLast(2).allSatisfy { $0.hasPrefix("data/data/formats/") })
+        #expect(formats.contains("data/data/formats/paprika/recipes.paprikarecipes") && formats.contains("data/data/formats/schema-org/recipes.jsonld"))
         #expect(names[..<afterPayload].dropFirst().allSatisfy { $0.hasPrefix("data/data/") })
         #expect(names[afterPayload...].prefix(4) == ["data/bag-info.txt", "data/bundle.json", "data/manifest-sha256.txt", "data/index.html"])
         #expect(names[(afterPayload + 4)...].dropLast().allSatisfy { $0.hasPrefix("data/view/") })

@@ -13,6 +13,9 @@ public struct FrozenStore: Sendable {
     public let path: String
     /// The store the copy was taken of, which errors name (the copy is private).
     public let store: String
+    /// What stands in the exported rows for `attachment_content`'s bytes: their size and where
+    /// the bundle carries them.
+    public static let attachmentFields = (byteCount: "byte_count", path: "path")   // the bundle format's own field names
     /// Rows are handed over in chunks of about this many bytes.
     private static let chunkSize = 256 * 1024
 
@@ -54,19 +57,21 @@ public struct FrozenStore: Sendable {
     /// to `attachment` (its `sha256` column's text and SQLite's bytes, valid during the call),
     /// which returns the path that stands in the row instead, beside `byte_count`.
     /// Chunks end at a row's end. Returns the number of rows.
-    /// - Parameter progress: told of rows read, every 4,096 and at the end.
-    public func ndjson(of table: String, chunk: ([UInt8]) throws -> Void,
+    /// - Parameters:
+    ///   - csv: when given, the same rows as CSV (``CSVRows``), from the same pass over the table.
+    ///   - progress: told of rows read, every 4,096 and at the end.
+    public func ndjson(of table: String, chunk: ([UInt8]) throws -> Void, csv: CSVRows? = nil,
                        attachment: (String, UnsafeBufferPointer<UInt8>) throws -> String, progress: ((Int64) -> Void)? = nil) throws -> Int {
         do {
             let queue = try open()
             do {
                 return try queue.read { db in
-                    try Self.writeRows(of: table, sortedBySQLite: true, db: db, chunk: chunk, attachment: attachment,
+                    try Self.writeRows(of: table, sortedBySQLite: true, db: db, chunk: chunk, csv: csv, attachment: attachment,
                                        progress: progress)
                 }
             } catch is NoRoomToSort {
                 return try queue.read { db in
-                    try Self.writeRows(of: table, sortedBySQLite: false, db: db, chunk: chunk, attachment: attachment,
+                    try Self.writeRows(of: table, sortedBySQLite: false, db: db, chunk: chunk, csv: csv, attachment: attachment,
                                        progress: progress)
                 }
             }
@@ -86,7 +91,7 @@ public struct FrozenStore: Sendable {
     /// SQLite's temporary folder had no room to sort the table; nothing was handed over.
     private struct NoRoomToSort: Error {}
 
-    private static func writeRows(of table: String, sortedBySQLite: Bool, db: Database, chunk: ([UInt8]) throws -> Void,
+    private static func writeRows(of table: String, sortedBySQLite: Bool, db: Database, chunk: ([UInt8]) throws -> Void, csv: CSVRows?,
                                   attachment: (String, UnsafeBufferPointer<UInt8>) throws -> String, progress: ((Int64) -> Void)?) throws -> Int {
         var count = 0
         let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(\(table))")
@@ -118,6 +123,9 @@ public struct FrozenStore: Sendable {
         let contentColumn = table == "attachment_content" ? names.firstIndex(of: "data") : nil
         let hashColumn = names.firstIndex(of: "sha256")
         var writer = JSONWriter(sortedKeys: false)
+        var csvWriter = csv.map { _ in CSVWriter(header: names.flatMap { name in
+            contentColumn.map { names[$0] } == name ? [attachmentFields.byteCount, attachmentFields.path] : [name]
+        }) }
         try keys.bytes.withUnsafeBufferPointer { keyBytes in
             while status != SQLITE_DONE {
                 guard status == SQLITE_ROW else {
@@ -135,32 +143,49 @@ public struct FrozenStore: Sendable {
                         writer.appendInteger(Int64(bytes.count))
                         writer.appendRaw(",\"path\":")
                         writer.write(.string(path))
+                        csvWriter?.integer(Int64(bytes.count), first: column == 0)
+                        let shown = csv.map { path.hasPrefix($0.droppedPathPrefix) ? String(path.dropFirst($0.droppedPathPrefix.count)) : path } ?? path
+                        csvWriter?.text(Array(shown.utf8), first: false)
                         continue
                     }
                     writer.appendRaw(UnsafeBufferPointer(rebasing: keyBytes[keyRanges[column]]))
+                    let first = column == 0
                     switch sqlite3_column_type(statement, index) {
-                    case SQLITE_INTEGER: writer.appendInteger(sqlite3_column_int64(statement, index))
-                    case SQLITE_FLOAT: writer.appendDouble(sqlite3_column_double(statement, index))
+                    case SQLITE_INTEGER:
+                        writer.appendInteger(sqlite3_column_int64(statement, index))
+                        csvWriter?.integer(sqlite3_column_int64(statement, index), first: first)
+                    case SQLITE_FLOAT:
+                        writer.appendDouble(sqlite3_column_double(statement, index))
+                        csvWriter?.double(sqlite3_column_double(statement, index), first: first)
                     case SQLITE_TEXT:
                         let text = text(statement, index) ?? UnsafeBufferPointer(start: nil, count: 0)
                         writer.appendString(utf8: text)
-                    case SQLITE_BLOB: writer.write(.string(blob(statement, index).base64EncodedString()))
-                    default: writer.appendRaw("null")
+                        csvWriter?.text(text, first: first)
+                    case SQLITE_BLOB:
+                        let encoded = blob(statement, index).base64EncodedString()
+                        writer.write(.string(encoded))
+                        csvWriter?.text(Array(encoded.utf8), first: first)
+                    default:
+                        writer.appendRaw("null")
+                        csvWriter?.null(first: first)
                     }
                 }
                 writer.appendByte(UInt8(ascii: "}"))
                 writer.appendNewline()
+                csvWriter?.endRow()
                 count += 1
                 if writer.bytes.count >= chunkSize {
                     try chunk(writer.bytes)
                     writer.reset()
                 }
+                if let csv, csvWriter?.rows.count ?? 0 >= chunkSize { try csvWriter?.flush(to: csv) }
                 if count % 4096 == 0 { progress?(4096) }
                 status = sqlite3_step(statement)
             }
         }
         progress?(Int64(count % 4096))
         try chunk(writer.bytes)
+        if let csv { try csvWriter?.flush(to: csv) }
         return count
     }
 
@@ -173,5 +198,59 @@ public struct FrozenStore: Sendable {
     private static func blob(_ statement: OpaquePointer, _ index: Int32) -> Data {
         guard let pointer = sqlite3_column_blob(statement, index) else { return Data() }
         return Data(bytes: pointer, count: Int(sqlite3_column_bytes(statement, index)))
+    }
+}
+
+/// A canonical table as the schema declares it, for describing the exported rows to other tools
+/// (a Data Package's Table Schema).
+public struct ExportedTable: Sendable, Equatable {
+    public struct Column: Sendable, Equatable {
+        public var name: String
+        /// The declared SQL type (`TEXT`, `INTEGER`, `REAL`, `BLOB`, `ANY`).
+        public var type: String
+        public var required: Bool
+    }
+
+    public struct ForeignKey: Sendable, Equatable {
+        public var columns: [String]
+        public var table: String
+        public var referenced: [String]
+    }
+
+    public var name: String
+    public var columns: [Column]
+    /// The columns that identify a row (its primary key, or its UNIQUE index); empty when none.
+    public var key: [String]
+    public var foreignKeys: [ForeignKey]
+}
+
+extension FrozenStore {
+    /// The canonical tables present, by name, with their columns, keys and foreign keys.
+    public func exportedTables() throws -> [ExportedTable] {
+        do {
+            return try open().read { db in
+                let present = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
+                return try CanonicalTables.all.filter(present.contains).sorted().map { table in
+                    let columns = try Row.fetchAll(db, sql: "SELECT name, type, \"notnull\", pk FROM pragma_table_info(?, 'main') ORDER BY cid",
+                                                   arguments: [table]).map { row in
+                        ExportedTable.Column(name: row["name"], type: (row["type"] as String? ?? "").uppercased(),
+                                             required: (row["notnull"] as Int? ?? 0) != 0 || (row["pk"] as Int? ?? 0) != 0)
+                    }
+                    var keys: [Int: ExportedTable.ForeignKey] = [:]
+                    for row in try Row.fetchAll(db, sql: "SELECT id, seq, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?, 'main') ORDER BY id, seq",
+                                                arguments: [table]) {
+                        let id: Int = row["id"]
+                        var key = keys[id] ?? ExportedTable.ForeignKey(columns: [], table: row["table"], referenced: [])
+                        key.columns.append(row["from"])
+                        key.referenced.append(row["to"])
+                        keys[id] = key
+                    }
+                    return ExportedTable(name: table, columns: columns, key: try CanonicalTables.key(of: table, db: db),
+                                         foreignKeys: keys.sorted { $0.key < $1.key }.map(\.value))
+                }
+            }
+        } catch let error as DatabaseError {
+            throw StoreError(.database(error.message ?? "\(error.resultCode)"), path: store, activity: "reading the schema")
+        }
     }
 }

@@ -129,6 +129,13 @@ public struct FrozenStoreRow {
         return try body(UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(statement, index))))
     }
 
+    /// A BLOB value's bytes, valid inside `body` only; nil for any other type.
+    public func withBlob<Result>(_ column: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result? {
+        let index = Int32(column)
+        guard sqlite3_column_type(statement, index) == SQLITE_BLOB else { return nil }
+        return try body(UnsafeRawBufferPointer(start: sqlite3_column_blob(statement, index), count: Int(sqlite3_column_bytes(statement, index))))
+    }
+
     /// A value's text as SQLite gives it (an INTEGER in decimal), nil for NULL; valid until the
     /// row moves on. Two calls into SQLite where ``withBytes(_:_:)`` takes three: for a loop that
     /// reads a dozen columns of a million rows.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FerryArchive
 import FerryBundle
+import FerryFormats
 import FerryStore
 import FerryView
 import Foundation
@@ -23,9 +24,22 @@ extension Ferry {
                 any browser, with no network. They are tag files of the bag, covered by its tag manifest: a changed page \
                 fails `ferry verify`. The bundle id depends on the data alone, so it is the same with or without them.
 
+                The payload also carries the data in the formats other apps import (--formats chooses; default all): \
+                data/formats/schema-org/ (schema.org Recipe JSON-LD, a file per recipe and recipes.jsonld), \
+                data/formats/paprika/recipes.paprikarecipes, data/formats/ical/<app>.ics (assignments as to-dos, \
+                sessions and meal plans as events), data/formats/csv/<table>/ (CSV per table) with \
+                data/datapackage.json (a Frictionless Data Package of the NDJSON and the CSV), and \
+                data/formats/fidelity.json: what each format keeps, coarsens and drops, with counts. \
+                Format: Formats/export-formats.md.
+
+                --as writes one format alone into FILE: schema-org (a JSON-LD list), paprika (.paprikarecipes), \
+                ics (one calendar) or csv (a zip of the CSV parts and datapackage.json).
+
                 Examples:
                   ferry export data.ferry -o data.tar.zst
-                  ferry export data.ferry -o data.zip
+                  ferry export data.ferry -o data.zip --formats schema-org,ics
+                  ferry export data.ferry --as paprika -o recipes.paprikarecipes
+                  ferry export data.ferry --as ics -o planner.ics
                 """)
 
         @Argument(help: ArgumentHelp("The canonical store to export.", valueName: "store"), completion: .file())
@@ -41,12 +55,49 @@ extension Ferry {
         @Flag(help: "Leave out the HTML view (index.html and view/).")
         var noView = false
 
+        @Option(help: ArgumentHelp("Other apps' formats in the bundle: all, none, or a comma-separated list of schema-org, paprika, ics, csv.",
+                                   valueName: "list"))
+        var formats = "all"
+
+        @Option(name: .customLong("as"), help: ArgumentHelp("Write one format alone into the output file instead of a bundle: schema-org, paprika, ics or csv.",
+                                                             valueName: "format"))
+        var single: ExportFormatChoice?
+
+        func validate() throws {
+            _ = try chosenFormats()
+            if single != nil, format != nil || noView || formats != "all" {
+                throw ValidationError("--as writes one format alone: --format, --no-view and --formats are for bundles")
+            }
+        }
+
+        func chosenFormats() throws -> Set<ExportFormat> {
+            let names = formats.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            if names == ["all"] { return Set(ExportFormat.allCases) }
+            if names == ["none"] { return [] }
+            var chosen: Set<ExportFormat> = []
+            for name in names {
+                guard let format = ExportFormat(rawValue: name) else {
+                    throw ValidationError("--formats: \"\(name)\" is not a format (all, none, \(ExportFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
+                }
+                chosen.insert(format)
+            }
+            return chosen
+        }
+
         func run() throws {
             LeftoverNotice.sweep(beside: output)
+            if let single {
+                let fidelity = try SingleFormatExporter(ferryVersion: Ferry.version).export(store: store, as: single.format, to: output)
+                Console.error("ferry: exported \(store) as \(single.rawValue) to \(output)\n  \(Self.describe(fidelity))")
+                return
+            }
             let chosen = format?.format ?? ArchiveFormat(fileName: output) ?? .tarZstd
+            var exporter = BundleExporter(format: chosen, ferryVersion: Ferry.version, view: noView ? nil : BundleView())
+            exporter.formats = try chosenFormats()
             let summary = try ProgressLine.around { line in
-                try BundleExporter(format: chosen, ferryVersion: Ferry.version, view: noView ? nil : BundleView(), progress: line?.bundleUpdates)
-                    .export(store: store, to: output)
+                var exporter = exporter
+                exporter.progress = line?.bundleUpdates
+                return try exporter.export(store: store, to: output)
             }
             let rows = CanonicalTables.countsLine(summary.counts)
             Console.error("""
@@ -54,9 +105,23 @@ extension Ferry {
                   \(rows.isEmpty ? "no rows" : rows)
                   \(Console.count(summary.attachmentCount, "attachment")); payload \(Console.count(summary.payloadFiles, "file")), \(Console.count(Int(summary.payloadBytes), "byte"))
                   \(summary.viewFiles > 0 ? "view: index.html and \(summary.viewFiles - 1) files in view/" : "no view (--no-view)")
+                  \(summary.formats.isEmpty ? "no other formats (--formats none)" : "formats: " + summary.formats.map(Self.describe).joined(separator: "; "))
                 """)
         }
+
+        /// `paprika: 12 recipes, 3 fields dropped` — what fidelity.json says at length.
+        static func describe(_ fidelity: FormatFidelity) -> String {
+            let written = fidelity.written.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+            let losses = fidelity.losses
+            return "\(fidelity.format): \(written.isEmpty ? "nothing to write" : written)"
+                + (losses.isEmpty ? "" : " (\(losses.count) \(losses.count == 1 ? "field" : "fields") coarsened or dropped: see fidelity)")
+        }
     }
+}
+
+enum ExportFormatChoice: String, ExpressibleByArgument, CaseIterable {
+    case schemaOrg = "schema-org", paprika, ics, csv
+    var format: ExportFormat { ExportFormat(rawValue: rawValue) ?? .csv }
 }
 
 enum ArchiveFormatChoice: String, ExpressibleByArgument, CaseIterable {

@@ -1,13 +1,14 @@
+import FerryJSON
 import FerryStore
 
-/// The shared parts of one page's records (tags, techniques, materials, attachments, links),
+/// The shared parts of a page's (or a batch's) records (tags, techniques, materials, attachments, links),
 /// asked of the snapshot once per page and grouped by their owner's id.
-struct OwnedParts {
-    enum Owner {
+package struct OwnedParts {
+    package enum Owner {
         case recipe, recipeStep, project, projectStep, log
 
         /// The column of `material_line` that names an owner of this kind.
-        var materials: CanonicalColumn {
+        package var materials: CanonicalColumn {
             switch self {
             case .recipe: return MaterialLineTable.recipeID
             case .recipeStep: return MaterialLineTable.recipeStepID
@@ -18,7 +19,7 @@ struct OwnedParts {
         }
 
         /// Records of these kinds have tags and techniques of their own.
-        var tags: NameTables.Join? {
+        package var tags: NameTables.Join? {
             switch self {
             case .recipe: return NameTables.recipeTag
             case .project: return NameTables.projectTag
@@ -27,7 +28,7 @@ struct OwnedParts {
             }
         }
 
-        var techniques: NameTables.Join? {
+        package var techniques: NameTables.Join? {
             switch self {
             case .project: return NameTables.projectTechnique
             case .log: return NameTables.logTechnique
@@ -35,7 +36,7 @@ struct OwnedParts {
             }
         }
 
-        var attachments: CanonicalColumn? {
+        package var attachments: CanonicalColumn? {
             switch self {
             case .recipe: return AttachmentTable.recipeID
             case .project: return AttachmentTable.projectID
@@ -44,7 +45,7 @@ struct OwnedParts {
             }
         }
 
-        var links: CanonicalColumn? {
+        package var links: CanonicalColumn? {
             switch self {
             case .recipe: return ReferenceLinkTable.recipeID
             case .project: return ReferenceLinkTable.projectID
@@ -53,33 +54,33 @@ struct OwnedParts {
         }
     }
 
-    var tags: [String: [String]] = [:]
-    var techniques: [String: [String]] = [:]
+    package var tags: [String: [String]] = [:]
+    package var techniques: [String: [String]] = [:]
     /// Rows of ``materialColumns``.
-    var materials: [String: [TextRow]] = [:]
+    package var materials: [String: [TextRow]] = [:]
     /// Rows of ``attachmentColumns``, then whether the bundle has the attachment's bytes.
-    var attachments: [String: [TextRow]] = [:]
+    package var attachments: [String: [TextRow]] = [:]
     /// Rows of ``linkColumns``.
-    var links: [String: [TextRow]] = [:]
+    package var links: [String: [TextRow]] = [:]
 
     private typealias Material = MaterialLineTable
     private typealias File = AttachmentTable
     private typealias Link = ReferenceLinkTable
-    static func materialColumns(owner: CanonicalColumn) -> Selection {
+    package static func materialColumns(owner: CanonicalColumn) -> Selection {
         Selection([owner, Material.catalogKey, Material.description, Material.quantity, Material.unit, Material.notes])
     }
-    static func attachmentColumns(_ leading: [CanonicalColumn] = [], _ trailing: [CanonicalColumn] = []) -> Selection {
+    package static func attachmentColumns(_ leading: [CanonicalColumn] = [], _ trailing: [CanonicalColumn] = []) -> Selection {
         Selection(leading + [File.id, File.name, File.mediaType, File.sha256, File.localURL, File.tag, File.byteCount] + trailing)
     }
     /// Whether the bundle carries an attachment's bytes, for a statement reading `attachment` as `a`.
-    static let hasContent = "EXISTS (SELECT 1 FROM \(AttachmentContentTable.table) c WHERE c.\(AttachmentContentTable.sha256) = a.\(File.sha256))"
+    package static let hasContent = "EXISTS (SELECT 1 FROM \(AttachmentContentTable.table) c WHERE c.\(AttachmentContentTable.sha256) = a.\(File.sha256))"
 
-    init() {}
+    package init() {}
 
-    init(of owner: Owner, ids: [String], session: FrozenStoreSession) throws {
+    package init(of owner: Owner, ids: [String], session: FrozenStoreSession) throws {
         guard !ids.isEmpty else { return }
         let page = Self.inPage
-        let arguments = [RecordPlaces.jsonArray(ids)]
+        let arguments = [Self.idList(ids)]
         if let join = owner.tags { tags = try Self.names(session, join, arguments) }
         if let join = owner.techniques { techniques = try Self.names(session, join, arguments) }
         let column = owner.materials
@@ -98,14 +99,19 @@ struct OwnedParts {
         }
     }
 
-    /// `… IN` the ids of one page, given as ``RecordPlaces/jsonArray(_:)``, the statement's one argument.
-    static let inPage = "IN (SELECT value FROM json_each(?1))"
+    /// Ids as the one argument of a statement that reads them with ``inPage``: a JSON array.
+    package static func idList(_ ids: [String]) -> String {
+        JSONWriter.string(.array(ids.map { .string($0) }))
+    }
+
+    /// `… IN` the ids of one page, given as ``idList(_:)``, the statement's one argument.
+    package static let inPage = "IN (SELECT value FROM json_each(?1))"
 
     /// A page's records of `table` by id (their first column), every column as text.
-    static func records(_ session: FrozenStoreSession, _ table: String, columns: Selection, ids: [String]) throws -> [String: TextRow] {
+    package static func records(_ session: FrozenStoreSession, _ table: String, columns: Selection, ids: [String]) throws -> [String: TextRow] {
         var rows: [String: TextRow] = [:]
         let id = columns.columns[0]
-        for row in try session.texts("SELECT \(columns.list()) FROM \(table) WHERE \(id) \(inPage)", [RecordPlaces.jsonArray(ids)]) {
+        for row in try session.texts("SELECT \(columns.list()) FROM \(table) WHERE \(id) \(inPage)", [Self.idList(ids)]) {
             rows[row[0] ?? ""] = TextRow(values: row, selection: columns)
         }
         return rows
@@ -113,7 +119,7 @@ struct OwnedParts {
 
     /// The rows of `table` whose owner (the selection's first column) is on the page, by owner,
     /// each owner's in `order`.
-    static func grouped(_ session: FrozenStoreSession, _ selection: Selection, from table: String, page: String, _ arguments: [String],
+    package static func grouped(_ session: FrozenStoreSession, _ selection: Selection, from table: String, page: String, _ arguments: [String],
                         order: String) throws -> [String: [TextRow]] {
         let owner = selection.columns[0]
         return try grouped(session, "SELECT \(selection.list()) FROM \(table) WHERE \(owner) \(page) ORDER BY \(owner), \(order)",
@@ -121,7 +127,7 @@ struct OwnedParts {
     }
 
     /// Rows by the owner in their first column.
-    static func grouped(_ session: FrozenStoreSession, _ sql: String, _ selection: Selection, _ arguments: [String]) throws -> [String: [TextRow]] {
+    package static func grouped(_ session: FrozenStoreSession, _ sql: String, _ selection: Selection, _ arguments: [String]) throws -> [String: [TextRow]] {
         var result: [String: [TextRow]] = [:]
         try session.select(sql, arguments) { row in
             guard let owner = row.text(0) else { return }
@@ -146,7 +152,7 @@ struct OwnedParts {
 
     /// Whether any row of the store's shared parts belongs to a record of this kind: a page of
     /// logs asks for its parts only when some log has any.
-    static func exist(for owner: Owner, session: FrozenStoreSession) throws -> Bool {
+    package static func exist(for owner: Owner, session: FrozenStoreSession) throws -> Bool {
         var tables = [(Material.table, owner.materials)]
         if let join = owner.tags { tables.append((join.table, join.owner)) }
         if let join = owner.techniques { tables.append((join.table, join.owner)) }

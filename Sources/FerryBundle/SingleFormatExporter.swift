@@ -1,0 +1,108 @@
+import FerryArchive
+import FerryFiles
+import FerryFormats
+import FerryStore
+import Foundation
+
+/// `ferry export STORE --as FORMAT -o FILE`: one format in one file, for a person who wants to
+/// import it somewhere: schema.org recipes as one JSON-LD list, Paprika's `.paprikarecipes`, one
+/// iCalendar file of every app's planner data, or a zip of CSV per table with its
+/// `datapackage.json`. Read from a frozen copy of the store, written under a temporary name and
+/// renamed into place; an existing file is never overwritten.
+public struct SingleFormatExporter: Sendable {
+    public var ferryVersion: String
+
+    public init(ferryVersion: String) {
+        self.ferryVersion = ferryVersion
+    }
+
+    /// - Returns: what the file holds of the store and what it cannot.
+    public func export(store: String, as format: ExportFormat, to output: String) throws -> FormatFidelity {
+        guard FileManager.default.fileExists(atPath: store) else { throw BundleError(.fileNotFound, path: store) }
+        guard !FileManager.default.fileExists(atPath: output) else {
+            throw BundleError(.cannotWrite("the file exists; remove it or choose another name (exports are never overwritten)"), path: output)
+        }
+        let staging = try StagingFolder(beside: output, purpose: "export")
+        defer { staging.remove() }
+        let snapshotPath = staging.file("store.sqlite")
+        try StoreFiles.settle(store)
+        let source = try CanonicalStore(path: store, readOnly: true)
+        guard try source.hasSchema() else { throw StoreError(.notACanonicalStore("it has no Ferry schema"), path: store) }
+        do {
+            try source.copy(to: snapshotPath, standingAlone: true)
+        } catch let error as StoreError {
+            throw BundleError(.cannotWrite("cannot write the store's snapshot: \(error.message)"), path: output)
+        }
+        try source.close()
+        let snapshot = FrozenStore(path: snapshotPath, of: store)
+        let createdAt = try BundleExporter.createdAt(snapshot)
+        let writer = FormatFilesWriter(generator: "ferry \(ferryVersion)", modificationTime: BundleExporter.epochSeconds(createdAt), imagesBeside: false)
+        let made = staging.file("output")
+        let fidelity: FormatFidelity
+        switch format {
+        case .schemaOrg:
+            fidelity = try writer.schemaOrg(snapshot, file: nil) { _ in made }
+        case .paprika:
+            fidelity = try writer.paprika(snapshot) { _ in made }
+        case .ics:
+            var calendar: [UInt8]?
+            fidelity = try writer.ics(snapshot, oneCalendar: true) { _, bytes in calendar = bytes }
+            try AtomicBytes.write(calendar ?? Self.emptyCalendar(generator: writer.generator), to: made, output: output)
+        case .csv:
+            fidelity = try csvArchive(snapshot, at: made, createdAt: createdAt, output: output)
+        }
+        do {
+            try FileSync.publish(made, as: output)
+        } catch {
+            throw BundleError(.cannotWrite("cannot move the file into place: \(error.reason)"), path: output)
+        }
+        return fidelity
+    }
+
+    /// A zip of `datapackage.json`, `formats/csv/<table>/NNNNNN.csv` and `attachments/<sha-256>`:
+    /// the bundle's payload layout without its `data/` folder, so that the descriptor's paths are the same.
+    private func csvArchive(_ snapshot: FrozenStore, at path: String, createdAt: String, output: String) throws -> FormatFidelity {
+        let archive = try ArchiveWriter(path: path, format: .zip, modificationTime: BundleExporter.epochSeconds(createdAt))
+        let queue = PayloadQueue(capacity: 2 * BundleLayout.tablePartBytes)
+        let job = BackgroundJob {
+            let (sizes, _) = try snapshot.tablesLargestFirst()
+            var exporter = TableExporter(snapshot: snapshot, queue: queue, progress: nil)
+            exporter.csv = true
+            exporter.ndjson = false
+            return try exporter.export(sizes.map(\.table).sorted())
+        }
+        do {
+            while let file = queue.take() {
+                try archive.addFile(named: Self.withoutDataFolder(file.name), bytes: file.bytes)
+            }
+            let parts = try job.value()
+            let descriptor = DataPackage.descriptor(try snapshot.exportedTables(), parts: parts.mapValues(BundleExporter.relativeParts),
+                                                    created: createdAt, generator: "ferry \(ferryVersion)")
+            try archive.addFile(named: "datapackage.json", bytes: descriptor)
+            _ = try archive.finish()
+            return FormatFidelity.csv(tables: parts.count, rows: parts.values.reduce(0) { $0 + $1.rows })
+        } catch {
+            queue.cancel()
+            _ = job.failure
+            if let archiveError = error as? ArchiveError { throw BundleError(.cannotWrite(archiveError.reason), path: output) }
+            throw error
+        }
+    }
+
+    static func withoutDataFolder(_ name: String) -> String {
+        name.hasPrefix("data/") ? String(name.dropFirst(5)) : name
+    }
+
+    static func emptyCalendar(generator: String) -> [UInt8] {
+        Array("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Ferry//\(generator)//EN\r\nEND:VCALENDAR\r\n".utf8)
+    }
+}
+
+/// Bytes written to a staged file in one step.
+enum AtomicBytes {
+    static func write(_ bytes: [UInt8], to path: String, output: String) throws {
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
+            throw BundleError(.cannotWrite("cannot write the staged file"), path: output)
+        }
+    }
+}

@@ -1,0 +1,231 @@
+import FerryJSON
+import FerryStore
+
+/// Planner data as iCalendar (RFC 5545), one calendar per app: each `assignment` a `VTODO`
+/// (`DUE`, `STATUS`, `COMPLETED`, `PERCENT-COMPLETE`, `PRIORITY`, `CATEGORIES` = its course,
+/// `RELATED-TO` = its parent), each other project with a start a `VEVENT` (study sessions,
+/// semesters, photo sessions), each planned meal of a `meal-plan` (a step with a date) an
+/// all-day `VEVENT`; recurrence as `RRULE`. Apple Reminders and Calendar, Thunderbird and
+/// Nextcloud import it. Format notes: `Formats/export-formats.md`.
+package struct ProjectCalendar {
+    private typealias Column = ProjectTable
+    private typealias Step = ProjectStepTable
+    static let todoKinds: Set<String> = ["assignment"]
+    static let mealPlanKind = "meal-plan"
+    private static let columns = Selection([
+        Column.id, Column.sourceApp, Column.kind, Column.title, Column.category, Column.status, Column.startAt, Column.endAt, Column.dueAt,
+        Column.estimatedMinutes, Column.importance, Column.recurrence, Column.notes, Column.completedAt, Column.createdAt,
+        Column.modifiedAt, Column.parentID, Column.gradeWeightPercent, Column.gradePossible, Column.gradeEarned, Column.gradePercent,
+        Column.gradeLetter, Column.difficulty,
+    ])
+    private static let gradeColumns = [Column.gradeWeightPercent, Column.gradePossible, Column.gradeEarned, Column.gradePercent, Column.gradeLetter]
+
+    let generator: String
+
+    package init(generator: String) {
+        self.generator = generator
+    }
+
+    /// Each app with dated records and its calendar's bytes, by app name; with `oneCalendar`,
+    /// one calendar named `ferry` holding them all.
+    package func calendars(_ session: FrozenStoreSession, oneCalendar: Bool = false, fidelity: FormatFidelity? = nil) throws -> [(app: String, bytes: [UInt8])] {
+        var result: [(String, [UInt8])] = []
+        var current: (app: String, text: ICalendarText, components: Int)?
+        func finish() {
+            guard let open = current else { return }
+            current = nil
+            guard open.components > 0 else { return }
+            var text = open.text
+            text.line("END", "VCALENDAR")
+            result.append((open.app, text.bytes))
+        }
+        let sql = """
+            SELECT \(Self.columns.list("x")), p.\(Column.title), p.\(Column.kind) FROM \(Column.table) x
+            LEFT JOIN \(Column.table) p ON p.\(Column.id) = x.\(Column.parentID)
+            ORDER BY x.\(Column.sourceApp), x.\(Column.id)
+            """
+        let steps = try session.prepare("""
+            SELECT \(Step.id), \(Step.title), \(Step.kind), \(Step.dueAt), \(Step.startAt), \(Step.notes) FROM \(Step.table)
+            WHERE \(Step.projectID) = ?1 ORDER BY \(Step.position), \(Step.id)
+            """)
+        try session.select(sql) { row in
+            let values = (0..<row.columnCount).map { row.text($0) }
+            let project = TextRow(values: values, selection: Self.columns)
+            let app = oneCalendar ? "ferry" : project[Column.sourceApp] ?? ""
+            if current?.app != app {
+                finish()
+                current = (app, start(app), 0)
+            }
+            let parent = (title: project.computed(0), kind: project.computed(1))
+            var added = 0
+            let kind = project[Column.kind] ?? ""
+            if Self.todoKinds.contains(kind) {
+                todo(project, parent: parent, into: &current!.text, fidelity: fidelity)
+                added += 1
+            } else if project[Column.startAt].flatMap(ICalendarText.dateTime) != nil {
+                event(project, parent: parent, into: &current!.text, fidelity: fidelity)
+                added += 1
+            } else if kind != Self.mealPlanKind {
+                fidelity?.dropped("project", why: "no start or due time: not a calendar entry (\(kind))")
+            }
+            if kind == Self.mealPlanKind, let id = project[Column.id] {
+                try steps.select([id]) { step in
+                    guard let date = (step.text(3) ?? step.text(4)).flatMap(ICalendarText.date) else {
+                        fidelity?.dropped("project_step", why: "a planned meal without a date")
+                        return
+                    }
+                    meal(id: step.text(0) ?? "", title: step.text(1), kind: step.text(2), date: date, notes: step.text(5), plan: project,
+                         into: &current!.text, fidelity: fidelity)
+                    added += 1
+                }
+            }
+            current!.components += added
+        }
+        finish()
+        return result
+    }
+
+    private func start(_ app: String) -> ICalendarText {
+        var text = ICalendarText()
+        text.line("BEGIN", "VCALENDAR")
+        text.line("VERSION", "2.0")
+        text.line("PRODID", "-//Ferry//\(ICalendarText.escaped(generator))//EN")
+        text.line("CALSCALE", "GREGORIAN")
+        text.text("X-WR-CALNAME", app)
+        return text
+    }
+
+    /// UID, DTSTAMP (the record's modification time, so that the same store gives the same bytes), and the times kept.
+    private func common(_ project: TextRow, into text: inout ICalendarText, fidelity: FormatFidelity?) {
+        text.text("UID", project[Column.id] ?? "")
+        let stamp = project[Column.modifiedAt].flatMap(ICalendarText.dateTime) ?? "19700101T000000Z"
+        text.line("DTSTAMP", stamp)
+        text.text("SUMMARY", project[Column.title] ?? "")
+        fidelity?.kept("project.\(Column.title.name)", as: "SUMMARY")
+        if let created = project[Column.createdAt].flatMap(ICalendarText.dateTime) { text.line("CREATED", created) }
+        text.line("LAST-MODIFIED", stamp)
+        if let notes = project[Column.notes] {
+            text.text("DESCRIPTION", notes)
+            fidelity?.kept("project.\(Column.notes.name)", as: "DESCRIPTION")
+        }
+        if let parent = project[Column.parentID] {
+            text.text("RELATED-TO", parent)
+            fidelity?.kept("project.\(Column.parentID.name)", as: "RELATED-TO")
+        }
+        if project.values.count > 0, Self.gradeColumns.contains(where: { project[$0] != nil }) {
+            fidelity?.dropped("project.grade_*", why: "iCalendar has no grades")
+        }
+        if project[Column.difficulty] != nil { fidelity?.dropped("project.\(Column.difficulty.name)", why: "iCalendar has no difficulty") }
+    }
+
+    private func todo(_ project: TextRow, parent: (title: String?, kind: String?), into text: inout ICalendarText, fidelity: FormatFidelity?) {
+        text.line("BEGIN", "VTODO")
+        common(project, into: &text, fidelity: fidelity)
+        let due = project[Column.dueAt].flatMap(ICalendarText.dateTime)
+        let start = project[Column.startAt].flatMap(ICalendarText.dateTime)
+        // A recurring to-do needs a start (§3.8.5.3): its due time stands in when it has none.
+        let rule = start ?? due != nil ? recurrence(project, fidelity: fidelity) : nil
+        if start ?? due == nil, project[Column.recurrence] != nil {
+            fidelity?.dropped("project.\(Column.recurrence.name)", why: "a to-do with neither start nor due time cannot recur in iCalendar")
+        }
+        if let dtstart = start ?? (rule != nil ? due : nil) { text.line("DTSTART", dtstart) }
+        if let due {
+            text.line("DUE", due)
+            fidelity?.kept("project.\(Column.dueAt.name)", as: "DUE")
+        }
+        let status = (project[Column.status] ?? "").lowercased()
+        let completed = project[Column.completedAt].flatMap(ICalendarText.dateTime)
+        if completed != nil || ["completed", "done", "finished"].contains(status) {
+            text.line("STATUS", "COMPLETED")
+            text.line("PERCENT-COMPLETE", "100")
+            if let completed { text.line("COMPLETED", completed) }
+            fidelity?.kept("project.\(Column.status.name)", as: "STATUS")
+        } else if ["cancelled", "canceled", "dropped"].contains(status) {
+            text.line("STATUS", "CANCELLED")
+            fidelity?.kept("project.\(Column.status.name)", as: "STATUS")
+        } else if ["in-progress", "in_progress", "inprogress", "started"].contains(status) {
+            text.line("STATUS", "IN-PROCESS")
+            fidelity?.kept("project.\(Column.status.name)", as: "STATUS")
+        } else {
+            text.line("STATUS", "NEEDS-ACTION")
+            if !status.isEmpty, status != "open" { fidelity?.coarsened("project.\(Column.status.name)", as: "STATUS", why: "\"\(status)\" is NEEDS-ACTION") }
+        }
+        if let importance = project[Column.importance].flatMap(Double.init), importance.isFinite {
+            // 1 is the highest priority and 9 the lowest (§3.8.1.9); importance 1 is the highest.
+            let priority = max(1, min(9, Int(((1 - importance) * 8 + 1).rounded())))
+            text.line("PRIORITY", String(priority))
+            fidelity?.coarsened("project.\(Column.importance.name)", as: "PRIORITY", why: "0…1 in nine steps")
+        }
+        var categories = [parent.kind == "course" ? parent.title : nil, project[Column.category]].compactMap { $0 }.filter { !$0.isEmpty }
+        if categories.count == 2, categories[0] == categories[1] { categories.removeLast() }
+        if !categories.isEmpty {
+            text.line("CATEGORIES", categories.map(ICalendarText.escaped).joined(separator: ","))
+            fidelity?.kept("project.\(Column.category.name) and the course's title", as: "CATEGORIES")
+        }
+        if let rule { text.line("RRULE", rule) }
+        if project[Column.estimatedMinutes] != nil {
+            fidelity?.dropped("project.\(Column.estimatedMinutes.name)", why: "a to-do's DURATION would move its start: not written")
+        }
+        text.line("END", "VTODO")
+        fidelity?.wrote("VTODO")
+    }
+
+    private func event(_ project: TextRow, parent: (title: String?, kind: String?), into text: inout ICalendarText, fidelity: FormatFidelity?) {
+        text.line("BEGIN", "VEVENT")
+        common(project, into: &text, fidelity: fidelity)
+        let start = project[Column.startAt].flatMap(ICalendarText.dateTime) ?? ""
+        text.line("DTSTART", start)
+        fidelity?.kept("project.\(Column.startAt.name)", as: "DTSTART")
+        if let end = project[Column.endAt].flatMap(ICalendarText.dateTime), end > start {
+            text.line("DTEND", end)
+            fidelity?.kept("project.\(Column.endAt.name)", as: "DTEND")
+        } else if let minutes = project[Column.estimatedMinutes].flatMap(Double.init), minutes > 0, minutes.isFinite {
+            text.line("DURATION", "PT\(Int64(minutes.rounded()))M")
+            fidelity?.coarsened("project.\(Column.estimatedMinutes.name)", as: "DURATION", why: "whole minutes")
+        }
+        if let kind = project[Column.kind] { text.text("CATEGORIES", kind) }
+        if let rule = recurrence(project, fidelity: fidelity) { text.line("RRULE", rule) }
+        text.line("END", "VEVENT")
+        fidelity?.wrote("VEVENT")
+    }
+
+    private func meal(id: String, title: String?, kind: String?, date: String, notes: String?, plan: TextRow, into text: inout ICalendarText,
+                      fidelity: FormatFidelity?) {
+        text.line("BEGIN", "VEVENT")
+        text.text("UID", id)
+        text.line("DTSTAMP", plan[Column.modifiedAt].flatMap(ICalendarText.dateTime) ?? "19700101T000000Z")
+        text.line("DTSTART;VALUE=DATE", date)
+        text.text("SUMMARY", title ?? kind ?? "Meal")
+        if let kind { text.text("CATEGORIES", kind) }
+        if let notes { text.text("DESCRIPTION", notes) }
+        text.text("RELATED-TO", plan[Column.id] ?? "")
+        text.line("TRANSP", "TRANSPARENT")
+        text.line("END", "VEVENT")
+        fidelity?.kept("project_step (a planned meal)", as: "VEVENT (all day)")
+        fidelity?.wrote("VEVENT")
+    }
+
+    /// `FREQ=WEEKLY;INTERVAL=2;COUNT=10` from the canonical recurrence; nil when it has no
+    /// frequency iCalendar knows. Skipping weekends or holidays has no RRULE form.
+    private func recurrence(_ project: TextRow, fidelity: FormatFidelity?) -> String? {
+        guard let text = project[Column.recurrence], let value = try? JSONReader().read(Array(text.utf8)) else { return nil }
+        let frequencies = ["daily": "DAILY", "weekly": "WEEKLY", "monthly": "MONTHLY", "yearly": "YEARLY", "annually": "YEARLY"]
+        guard let frequency = value["frequency"]?.string.flatMap({ frequencies[$0.lowercased()] }) else {
+            fidelity?.dropped("project.\(Column.recurrence.name)", why: "a frequency iCalendar has no name for")
+            return nil
+        }
+        var rule = "FREQ=\(frequency)"
+        if let interval = value["interval"]?.number?.int64, interval > 1 { rule += ";INTERVAL=\(interval)" }
+        switch value["end"]?["kind"]?.string {
+        case "afterOccurrences": if let count = value["end"]?["count"]?.number?.int64, count > 0 { rule += ";COUNT=\(count)" }
+        case "until": if let until = value["end"]?["date"]?.string.flatMap(ICalendarText.dateTime) { rule += ";UNTIL=\(until)" }
+        default: break
+        }
+        if let skip = value["skipPolicy"]?.object, skip.members.contains(where: { $0.value == .bool(true) }) {
+            fidelity?.coarsened("project.\(Column.recurrence.name)", as: "RRULE", why: "skipping weekends or holidays has no RRULE form")
+        } else {
+            fidelity?.kept("project.\(Column.recurrence.name)", as: "RRULE")
+        }
+        return rule
+    }
+}

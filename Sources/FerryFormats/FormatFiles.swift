@@ -1,0 +1,192 @@
+import FerryArchive
+import FerryCoreData
+import FerryJSON
+import FerryStore
+import Foundation
+
+/// The formats other apps import, as `--formats` names them.
+public enum ExportFormat: String, CaseIterable, Sendable, Comparable {
+    /// schema.org Recipe JSON-LD: a file per recipe and `recipes.jsonld`.
+    case schemaOrg = "schema-org"
+    /// `recipes.paprikarecipes`: a zip of gzip'd Paprika JSON, a recipe each.
+    case paprika
+    /// iCalendar, a calendar per app with dated records.
+    case ics
+    /// CSV per table, and `datapackage.json` describing the tables.
+    case csv
+
+    public static func < (lhs: ExportFormat, rhs: ExportFormat) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+
+    /// Where each format's files go, under the formats folder.
+    public var folder: String {
+        switch self {
+        case .schemaOrg: return "schema-org"
+        case .paprika: return "paprika"
+        case .ics: return "ical"
+        case .csv: return "csv"
+        }
+    }
+}
+
+/// Writes a frozen copy's recipes and planner data in other apps' formats (all but CSV, which
+/// the bundle writes with the tables' NDJSON in one pass over each table). Small files are
+/// handed over as bytes; the recipe list and the Paprika archive, whose size grows with the
+/// data, are written into files the caller names, a piece at a time.
+public struct FormatFilesWriter: Sendable {
+    public var generator: String
+    /// The time of every entry of the Paprika archive (the data's time, as the bundle's own).
+    public var modificationTime: Int
+    /// Whether image bytes are carried beside the formats (the bundle's `attachments/`), so that
+    /// JSON-LD can name them by a relative address.
+    public var imagesBeside: Bool
+
+    public init(generator: String, modificationTime: Int, imagesBeside: Bool) {
+        self.generator = generator
+        self.modificationTime = modificationTime
+        self.imagesBeside = imagesBeside
+    }
+
+    /// The schema.org files: `schema-org/<id>.jsonld` through `file`, `schema-org/recipes.jsonld`
+    /// written at the path `stage` gives for it. Names are relative to the formats folder.
+    /// - Parameter file: nil writes the list alone.
+    public func schemaOrg(_ snapshot: FrozenStore, file: ((String, [UInt8]) throws -> Void)?, stage: (String) throws -> String) throws -> FormatFidelity {
+        let fidelity = FormatFidelity(format: ExportFormat.schemaOrg.rawValue)
+        let folder = ExportFormat.schemaOrg.folder
+        let listName = "\(folder)/recipes.jsonld"
+        let list = try StreamedFile(path: try stage(listName))
+        try list.write(Array("{\"@context\":\"https://schema.org\",\"@graph\":[\n".utf8))
+        var first = true
+        try snapshot.session("writing schema.org recipes") { session in
+            try RecipeRecords.each(session) { recipe in
+                let node = SchemaOrgRecipe.node(recipe, imageURL: imageURL(depth: 3), withContext: false, fidelity: fidelity)
+                if let file {
+                    var alone = JSONObject([("@context", SchemaOrgRecipe.context)])
+                    for member in node { alone[member.key] = member.value }
+                    try file("\(folder)/\(recipe.id).jsonld", Array((JSONWriter.string(.object(alone), sortedKeys: false, pretty: true) + "\n").utf8))
+                }
+                try list.write(Array(((first ? "" : ",\n") + JSONWriter.string(.object(node), sortedKeys: false)).utf8))
+                first = false
+            }
+        }
+        try list.write(Array("\n]}\n".utf8))
+        try list.close()
+        return fidelity
+    }
+
+    /// `paprika/recipes.paprikarecipes`, written at the path `stage` gives for it; nil when the store has no recipes.
+    public func paprika(_ snapshot: FrozenStore, stage: (String) throws -> String) throws -> FormatFidelity {
+        let fidelity = FormatFidelity(format: ExportFormat.paprika.rawValue)
+        let path = try stage("\(ExportFormat.paprika.folder)/recipes.paprikarecipes")
+        try Self.paprikaArchive(snapshot, at: path, modificationTime: modificationTime, fidelity: fidelity)
+        return fidelity
+    }
+
+    /// `ical/<app>.ics` through `file`, for each app with dated records; with `oneCalendar`,
+    /// `ical/ferry.ics` holding every app's.
+    public func ics(_ snapshot: FrozenStore, oneCalendar: Bool = false, file: (String, [UInt8]) throws -> Void) throws -> FormatFidelity {
+        let fidelity = FormatFidelity(format: ExportFormat.ics.rawValue)
+        let calendars = try snapshot.session("writing calendars") { session in
+            try ProjectCalendar(generator: generator).calendars(session, oneCalendar: oneCalendar, fidelity: fidelity)
+        }
+        for (app, bytes) in calendars { try file(Self.calendarFile(app), bytes) }
+        fidelity.wrote("calendars", calendars.count)
+        return fidelity
+    }
+
+    /// Where an app's calendar is, under the formats folder.
+    package static func calendarFile(_ app: String) -> String {
+        "\(ExportFormat.ics.folder)/\(safeName(app)).ics"
+    }
+
+    /// The apps that get a calendar: those with dated records.
+    package static func calendarApps(_ session: FrozenStoreSession) throws -> [String] {
+        try ProjectCalendar(generator: "").calendars(session).map(\.app)
+    }
+
+    /// A zip of one gzip'd Paprika recipe per recipe, named by its title (made unique), photos inside.
+    public static func paprikaArchive(_ snapshot: FrozenStore, at path: String, modificationTime: Int, fidelity: FormatFidelity? = nil) throws {
+        let writer: ArchiveWriter
+        do {
+            writer = try ArchiveWriter(path: path, format: .zip, modificationTime: modificationTime)
+        } catch {
+            throw StoreError(.database("cannot write \(path): \(error.reason)"), path: snapshot.store, activity: "writing the Paprika recipes")
+        }
+        var used: Set<String> = []
+        try snapshot.session("writing Paprika recipes") { session in
+            let content = try session.prepare("SELECT \(AttachmentContentTable.data) FROM \(AttachmentContentTable.table) WHERE \(AttachmentContentTable.sha256) = ?1")
+            func bytes(_ sha: String) throws -> [UInt8]? {
+                var found: [UInt8]?
+                try content.select([sha]) { row in found = row.withBlob(0) { Array($0) } }
+                return found
+            }
+            try RecipeRecords.each(session) { recipe in
+                let object = try PaprikaRecipe.object(recipe, bytes: bytes, fidelity: fidelity)
+                let json = Array(JSONWriter.string(.object(object), sortedKeys: false).utf8)
+                var name = safeName(recipe.title.isEmpty ? recipe.id : recipe.title)
+                if !used.insert(name.lowercased()).inserted {
+                    name += " (\(recipe.id.prefix(8)))"
+                    used.insert(name.lowercased())
+                }
+                do {
+                    try writer.addFile(named: "\(name).paprikarecipe", bytes: try Gzip.compress(json))
+                } catch let error as ArchiveError {
+                    throw StoreError(.database("cannot write \(path): \(error.reason)"), path: snapshot.store, activity: "writing the Paprika recipes")
+                }
+            }
+        }
+        do {
+            _ = try writer.finish()
+        } catch {
+            throw StoreError(.database("cannot write \(path): \(error.reason)"), path: snapshot.store, activity: "writing the Paprika recipes")
+        }
+    }
+
+    /// A relative address of a carried image, from a file `depth` folders below the bag's top
+    /// (`data/formats/schema-org/`: 3, `data/` among them: `../../attachments/<sha-256>`).
+    func imageURL(depth: Int) -> (RecipeRecord.Image) -> String? {
+        let carried = imagesBeside
+        return { image in
+            guard carried, image.hasBytes, let sha = image.sha256 else { return nil }
+            return String(repeating: "../", count: depth - 1) + "attachments/\(sha)"
+        }
+    }
+
+    /// A title as a file name: no folder separators, control characters or leading dots; at
+    /// most 100 characters; never empty.
+    static func safeName(_ text: String) -> String {
+        let cleaned = String(text.unicodeScalars.map { scalar -> Character in
+            scalar.value < 0x20 || scalar.value == 0x7F || "/\\:*?\"<>|".unicodeScalars.contains(scalar) ? "_" : Character(scalar)
+        }).trimmingCharacters(in: .whitespaces)
+        var name = String(cleaned.drop { $0 == "." }.prefix(100))
+        if name.isEmpty { name = "recipe" }
+        return name
+    }
+}
+
+/// A file written a piece at a time (the recipe list), whole or not at all being the caller's.
+final class StreamedFile {
+    private let handle: FileHandle
+    let path: String
+
+    init(path: String) throws {
+        self.path = path
+        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+            throw StoreError(.database("cannot create \(path)"), path: path, activity: "writing the formats")
+        }
+        self.handle = handle
+    }
+
+    func write(_ bytes: [UInt8]) throws {
+        do {
+            try handle.write(contentsOf: bytes)
+        } catch {
+            throw StoreError(.database("cannot write \(path): \(error.localizedDescription)"), path: path, activity: "writing the formats")
+        }
+    }
+
+    func close() throws {
+        try handle.close()
+    }
+}
