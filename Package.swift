@@ -153,7 +153,7 @@ let package = Package(
         .testTarget(name: "FerryViewTests", dependencies: ["FerryView"]),
         .testTarget(
             name: "FerryBundleTests",
-            dependencies: ["FerryView", "FerryBundle", "FerryArchive", "FerryStore", "FerryConvert", "FerryJSON", "FerryTestSupport",
+            dependencies: ["FerryView", "FerryBundle", "FerryFormats", "FerryCanonical", "FerryArchive", "FerryStore", "FerryConvert", "FerryJSON", "FerryTestSupport",
                            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(
