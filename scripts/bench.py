@@ -195,6 +195,13 @@ def main():
         remove(bare_bundle)
         return run([ferry, "export", store, "-o", bare_bundle, "--no-view"])
 
+    # The same export without the other apps' formats: what they add in time and in bytes.
+    formatless_bundle = os.path.join(scratch, "store-no-formats.tar.zst")
+
+    def export_without_formats():
+        remove(formatless_bundle)
+        return run([ferry, "export", store, "-o", formatless_bundle, "--formats", "none"])
+
     export()
     remove(unpacked)
     os.makedirs(unpacked)
@@ -229,18 +236,20 @@ def main():
         return first[0] + second[0], max(first[1], second[1])
 
     hand = "sqlite3 .backup + -json + tar --zstd"
-    results.update(measure({"ferry export": export, "ferry export --no-view": export_without_view, hand: backup_json_and_tar},
+    results.update(measure({"ferry export": export, "ferry export --no-view": export_without_view,
+                            "ferry export --formats none": export_without_formats, hand: backup_json_and_tar},
                            max(args.runs, 5)))
     hand_mb = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(by_hand) for f in fs) / 1e6
     results.update(measure({"ferry verify": verify, "tar --zstd -x + sha256sum": untar_and_hash}, args.runs))
 
     bundle_mb = os.path.getsize(bundle) / 1e6
     bare_bundle_mb = os.path.getsize(bare_bundle) / 1e6
+    formatless_bundle_mb = os.path.getsize(formatless_bundle) / 1e6
     payload_mb = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(bag) for f in fs) / 1e6
     sizes = {"ferry convert (JSON array)": megabytes, "ferry convert (NDJSON)": os.path.getsize(lines) / 1e6,
              "sqlite3 .import (CSV)": os.path.getsize(flat) / 1e6, "sqlite-utils insert (NDJSON)": os.path.getsize(os.path.join(data, "logs-flat.ndjson")) / 1e6,
              "sqlite-utils insert (JSON array)": os.path.getsize(os.path.join(data, "logs-flat.json")) / 1e6,
-             "ferry export": payload_mb, "ferry export --no-view": payload_mb, hand: hand_mb,
+             "ferry export": payload_mb, "ferry export --no-view": payload_mb, "ferry export --formats none": payload_mb, hand: hand_mb,
              "ferry verify": payload_mb, "tar --zstd -x + sha256sum": payload_mb}
     rows = []
     for name, (seconds, rss, all_runs) in results.items():
@@ -260,13 +269,16 @@ def main():
         "ferry verify throughput / (untar + sha256sum)": ratio("tar --zstd -x + sha256sum", "ferry verify"),
         "ferry export / ferry export --no-view (time)": ratio("ferry export", "ferry export --no-view"),
         "bundle / bundle --no-view (compressed size)": round(bundle_mb / bare_bundle_mb, 3),
+        # The formats (schema.org, Paprika, iCalendar, CSV + Data Package): at most 1.25 in both.
+        "ferry export / ferry export --formats none (time)": ratio("ferry export", "ferry export --formats none"),
+        "bundle / bundle --formats none (compressed size)": round(bundle_mb / formatless_bundle_mb, 3),
     }
     # The references' versions, as their speed is part of every ratio.
     versions = {"sqlite3": version(["sqlite3", "--version"]),
                 "sqlite-utils": version([sqlite_utils, "--version"]) if sqlite_utils and not args.skip_sqlite_utils else None,
                 "zstd": version(["zstd", "--version"])}
     report = {"records": n, "export_staged_peak_mb": round(staged["ferry export"] / 1e6, 1), "input_mb": round(megabytes, 1), "bundle_mb": round(bundle_mb, 1),
-              "bundle_without_view_mb": round(bare_bundle_mb, 1), "payload_mb": round(payload_mb, 1),
+              "bundle_without_view_mb": round(bare_bundle_mb, 1), "bundle_without_formats_mb": round(formatless_bundle_mb, 1), "payload_mb": round(payload_mb, 1),
               "runs": args.runs, "machine": os.uname().nodename, "cpus": os.cpu_count(), "versions": versions, "results": rows,
               "ratios": ratios}
     write_json(args.json, report)
