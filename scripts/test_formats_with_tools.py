@@ -165,12 +165,12 @@ def expected_calendar(store):
     expected = {}
     with sqlite3.connect(f"file:{store}?mode=ro", uri=True) as db:
         for app, todos, completed in db.execute("""SELECT source_app, count(*), sum(completed_at IS NOT NULL OR lower(status) IN ('completed', 'done', 'finished'))
-                                                   FROM project WHERE kind = 'assignment' GROUP BY 1"""):
+                                                   FROM project WHERE kind = 'assignment' AND deleted_at IS NULL GROUP BY 1"""):
             expected.setdefault(app, {"VTODO": 0, "VEVENT": 0, "completed": 0}).update(VTODO=todos, completed=completed)
-        for app, events in db.execute("SELECT source_app, count(*) FROM project WHERE kind != 'assignment' AND start_at LIKE '____-__-__T%Z' GROUP BY 1"):
+        for app, events in db.execute("SELECT source_app, count(*) FROM project WHERE kind != 'assignment' AND deleted_at IS NULL AND start_at LIKE '____-__-__T%Z' GROUP BY 1"):
             expected.setdefault(app, {"VTODO": 0, "VEVENT": 0, "completed": 0})["VEVENT"] += events
         for app, meals in db.execute("""SELECT p.source_app, count(*) FROM project_step s JOIN project p ON p.id = s.project_id
-                                        WHERE p.kind = 'meal-plan' AND coalesce(s.due_at, s.start_at) LIKE '____-__-__%' GROUP BY 1"""):
+                                        WHERE p.kind = 'meal-plan' AND p.deleted_at IS NULL AND coalesce(s.due_at, s.start_at) LIKE '____-__-__%' GROUP BY 1"""):
             expected.setdefault(app, {"VTODO": 0, "VEVENT": 0, "completed": 0})["VEVENT"] += meals
     return {app: counts for app, counts in expected.items() if counts["VTODO"] + counts["VEVENT"] > 0}
 
@@ -213,7 +213,8 @@ def one_line(text):
 def recipes_of(store):
     with sqlite3.connect(f"file:{store}?mode=ro", uri=True) as db:
         result = {}
-        for rid, title, instructions in db.execute("SELECT id, title, instructions FROM recipe"):
+        # Recipes deleted in their app stay in the tables, not in the formats.
+        for rid, title, instructions in db.execute("SELECT id, title, instructions FROM recipe WHERE deleted_at IS NULL"):
             lines = [row[0] for row in db.execute("SELECT description FROM material_line WHERE recipe_id = ? ORDER BY position", (rid,))]
             steps = [row[0] for row in db.execute("SELECT coalesce(instruction, title) FROM recipe_step WHERE recipe_id = ? ORDER BY position", (rid,))]
             # A recipe without steps is written with its instructions, a step a line.
@@ -299,7 +300,7 @@ def check_bundle(ferry, store, work, label):
     files = sorted(glob.glob(os.path.join(data, "formats", "schema-org", "*.jsonld")))
     recipes = {os.path.basename(path): check_jsonld(path, label) for path in files}
     with sqlite3.connect(f"file:{store}?mode=ro", uri=True) as db:
-        ids = {row[0] for row in db.execute("SELECT id FROM recipe")}
+        ids = {row[0] for row in db.execute("SELECT id FROM recipe WHERE deleted_at IS NULL")}
     if {name[:-7] for name in recipes if name != "recipes.jsonld"} != ids:
         fail(label, "the JSON-LD files are not one per recipe of the store")
     if recipes.get("recipes.jsonld") != len(ids):

@@ -45,17 +45,17 @@ public struct SingleFormatExporter: Sendable {
         case .paprika:
             fidelity = try writer.paprika(snapshot) { _ in made }
         case .ics:
-            var calendar: [UInt8]?
-            fidelity = try writer.ics(snapshot, oneCalendar: true) { _, bytes in calendar = bytes }
-            try AtomicBytes.write(calendar ?? Self.emptyCalendar(generator: writer.generator), to: made, output: output)
+            fidelity = try writer.ics(snapshot, oneCalendar: true) { _ in made }
+            if !FileManager.default.fileExists(atPath: made) { try AtomicBytes.write(Self.emptyCalendar(), to: made, output: output) }
         case .csv:
             fidelity = try csvArchive(snapshot, at: made, createdAt: createdAt, output: output)
         }
-        do {
-            try FileSync.publish(made, as: output)
-        } catch {
-            throw BundleError(.cannotWrite("cannot move the file into place: \(error.reason)"), path: output)
+        // Linked into place, never over a file that appeared meanwhile.
+        try FileSync.flush(made)
+        guard FileSync.publishNew(made, as: output) == 0 else {
+            throw BundleError(.cannotWrite("cannot move the file into place: \(FileSync.lastError())"), path: output)
         }
+        FileSync.flushFolder((output as NSString).deletingLastPathComponent)
         return fidelity
     }
 
@@ -93,8 +93,8 @@ public struct SingleFormatExporter: Sendable {
         name.hasPrefix("data/") ? String(name.dropFirst(5)) : name
     }
 
-    static func emptyCalendar(generator: String) -> [UInt8] {
-        Array("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Ferry//\(generator)//EN\r\nEND:VCALENDAR\r\n".utf8)
+    static func emptyCalendar() -> [UInt8] {
+        Array("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:\(ProjectCalendar.productID)\r\nEND:VCALENDAR\r\n".utf8)
     }
 }
 

@@ -34,14 +34,22 @@ final class StagedFormats: @unchecked Sendable {
         }
         for format in formats.sorted() {
             guard !isCancelled() else { throw PayloadQueue.Cancelled() }
-            switch format {
-            case .schemaOrg: staged.fidelity.append(try writer.schemaOrg(snapshot, file: file, stage: stage))
-            case .paprika: staged.fidelity.append(try writer.paprika(snapshot, stage: stage))
-            case .ics: staged.fidelity.append(try writer.ics(snapshot, file: file))
-            case .csv: break
+            do {
+                try write(format)
+            } catch is FormatsCancelled {
+                throw PayloadQueue.Cancelled()
             }
         }
         return staged
+
+        func write(_ format: ExportFormat) throws {
+            switch format {
+            case .schemaOrg: staged.fidelity.append(try writer.schemaOrg(snapshot, isCancelled: isCancelled, file: file, stage: stage))
+            case .paprika: staged.fidelity.append(try writer.paprika(snapshot, isCancelled: isCancelled, stage: stage))
+            case .ics: staged.fidelity.append(try writer.ics(snapshot, isCancelled: isCancelled, stage: stage))
+            case .csv: break
+            }
+        }
     }
 
     /// Every staged file into the archive, by name, as payload; returns each one's digest.

@@ -51,15 +51,17 @@ public struct FormatFilesWriter: Sendable {
     /// The schema.org files: `schema-org/<id>.jsonld` through `file`, `schema-org/recipes.jsonld`
     /// written at the path `stage` gives for it. Names are relative to the formats folder.
     /// - Parameter file: nil writes the list alone.
-    public func schemaOrg(_ snapshot: FrozenStore, file: ((String, [UInt8]) throws -> Void)?, stage: (String) throws -> String) throws -> FormatFidelity {
+    public func schemaOrg(_ snapshot: FrozenStore, isCancelled: () -> Bool = { false }, file: ((String, [UInt8]) throws -> Void)?,
+                          stage: (String) throws -> String) throws -> FormatFidelity {
         let fidelity = FormatFidelity(format: ExportFormat.schemaOrg.rawValue)
         let folder = ExportFormat.schemaOrg.folder
         let listName = "\(folder)/recipes.jsonld"
         let list = try StreamedFile(path: try stage(listName))
         try list.write(Array("{\"@context\":\"https://schema.org\",\"@graph\":[\n".utf8))
         var first = true
-        try snapshot.session("writing schema.org recipes") { session in
+        let deleted = try snapshot.session("writing schema.org recipes") { session in
             try RecipeRecords.each(session) { recipe in
+                guard !isCancelled() else { throw FormatsCancelled() }
                 let node = SchemaOrgRecipe.node(recipe, imageURL: imageURL(depth: 3), withContext: false, fidelity: fidelity)
                 if let file {
                     var alone = JSONObject([("@context", SchemaOrgRecipe.context)])
@@ -70,65 +72,72 @@ public struct FormatFilesWriter: Sendable {
                 first = false
             }
         }
+        fidelity.dropped("recipe", why: "deleted in the app (the tables keep it, with the time it was deleted)", deleted)
         try list.write(Array("\n]}\n".utf8))
         try list.close()
         return fidelity
     }
 
     /// `paprika/recipes.paprikarecipes`, written at the path `stage` gives for it; nil when the store has no recipes.
-    public func paprika(_ snapshot: FrozenStore, stage: (String) throws -> String) throws -> FormatFidelity {
+    public func paprika(_ snapshot: FrozenStore, isCancelled: () -> Bool = { false }, stage: (String) throws -> String) throws -> FormatFidelity {
         let fidelity = FormatFidelity(format: ExportFormat.paprika.rawValue)
         let path = try stage("\(ExportFormat.paprika.folder)/recipes.paprikarecipes")
-        try Self.paprikaArchive(snapshot, at: path, modificationTime: modificationTime, fidelity: fidelity)
+        let deleted = try Self.paprikaArchive(snapshot, at: path, modificationTime: modificationTime, fidelity: fidelity, isCancelled: isCancelled)
+        fidelity.dropped("recipe", why: "deleted in the app (the tables keep it, with the time it was deleted)", deleted)
         return fidelity
     }
 
-    /// `ical/<app>.ics` through `file`, for each app with dated records; with `oneCalendar`,
-    /// `ical/ferry.ics` holding every app's.
-    public func ics(_ snapshot: FrozenStore, oneCalendar: Bool = false, file: (String, [UInt8]) throws -> Void) throws -> FormatFidelity {
+    /// `ical/<app>.ics` for each app with dated records, written at the paths `stage` gives;
+    /// with `oneCalendar`, every app's in `ical/ferry.ics`. A store without dated records gets
+    /// no file (`--as ics` writes an empty calendar then).
+    public func ics(_ snapshot: FrozenStore, oneCalendar: Bool = false, isCancelled: () -> Bool = { false },
+                    stage: (String) throws -> String) throws -> FormatFidelity {
         let fidelity = FormatFidelity(format: ExportFormat.ics.rawValue)
-        let calendars = try snapshot.session("writing calendars") { session in
-            try ProjectCalendar(generator: generator).calendars(session, oneCalendar: oneCalendar, fidelity: fidelity)
+        var files: [StreamedFile] = []
+        var names = UniqueNames()
+        defer { for file in files { try? file.close() } }
+        let apps = try snapshot.session("writing calendars") { session in
+            try ProjectCalendar(generator: generator).calendars(session, oneCalendar: oneCalendar, fidelity: fidelity, isCancelled: isCancelled) { app in
+                let file = try StreamedFile(path: try stage(names.calendarFile(app)))
+                files.append(file)
+                return { bytes in try file.write(bytes) }
+            }
         }
-        for (app, bytes) in calendars { try file(Self.calendarFile(app), bytes) }
-        fidelity.wrote("calendars", calendars.count)
+        for file in files { try file.close() }
+        files = []
+        fidelity.wrote("calendars", apps.count)
         return fidelity
     }
 
-    /// Where an app's calendar is, under the formats folder.
-    package static func calendarFile(_ app: String) -> String {
-        "\(ExportFormat.ics.folder)/\(safeName(app)).ics"
-    }
-
-    /// The apps that get a calendar: those with dated records.
-    package static func calendarApps(_ session: FrozenStoreSession) throws -> [String] {
-        try ProjectCalendar(generator: "").calendars(session).map(\.app)
+    /// The calendar files of these apps (in the order calendars are written), under the formats folder.
+    package static func calendarFiles(_ apps: [String]) -> [String] {
+        var names = UniqueNames()
+        return apps.map { names.calendarFile($0) }
     }
 
     /// A zip of one gzip'd Paprika recipe per recipe, named by its title (made unique), photos inside.
-    public static func paprikaArchive(_ snapshot: FrozenStore, at path: String, modificationTime: Int, fidelity: FormatFidelity? = nil) throws {
+    /// - Returns: the recipes left out as deleted in their app.
+    static func paprikaArchive(_ snapshot: FrozenStore, at path: String, modificationTime: Int, fidelity: FormatFidelity?,
+                               isCancelled: () -> Bool) throws -> Int {
         let writer: ArchiveWriter
         do {
             writer = try ArchiveWriter(path: path, format: .zip, modificationTime: modificationTime)
         } catch {
             throw StoreError(.database("cannot write \(path): \(error.reason)"), path: snapshot.store, activity: "writing the Paprika recipes")
         }
-        var used: Set<String> = []
-        try snapshot.session("writing Paprika recipes") { session in
+        var names = UniqueNames()
+        let deleted = try snapshot.session("writing Paprika recipes") { session in
             let content = try session.prepare("SELECT \(AttachmentContentTable.data) FROM \(AttachmentContentTable.table) WHERE \(AttachmentContentTable.sha256) = ?1")
             func bytes(_ sha: String) throws -> [UInt8]? {
                 var found: [UInt8]?
                 try content.select([sha]) { row in found = row.withBlob(0) { Array($0) } }
                 return found
             }
-            try RecipeRecords.each(session) { recipe in
+            return try RecipeRecords.each(session) { recipe in
+                guard !isCancelled() else { throw FormatsCancelled() }
                 let object = try PaprikaRecipe.object(recipe, bytes: bytes, fidelity: fidelity)
                 let json = Array(JSONWriter.string(.object(object), sortedKeys: false).utf8)
-                var name = safeName(recipe.title.isEmpty ? recipe.id : recipe.title)
-                if !used.insert(name.lowercased()).inserted {
-                    name += " (\(recipe.id.prefix(8)))"
-                    used.insert(name.lowercased())
-                }
+                let name = names.unique(safeName(recipe.title.isEmpty ? recipe.id : recipe.title), id: recipe.id)
                 do {
                     try writer.addFile(named: "\(name).paprikarecipe", bytes: try Gzip.compress(json))
                 } catch let error as ArchiveError {
@@ -141,6 +150,7 @@ public struct FormatFilesWriter: Sendable {
         } catch {
             throw StoreError(.database("cannot write \(path): \(error.reason)"), path: snapshot.store, activity: "writing the Paprika recipes")
         }
+        return deleted
     }
 
     /// A relative address of a carried image, from a file `depth` folders below the bag's top
@@ -154,14 +164,19 @@ public struct FormatFilesWriter: Sendable {
     }
 
     /// A title as a file name: no folder separators, control characters or leading dots; at
-    /// most 100 characters; never empty.
+    /// most 150 bytes of UTF-8, cut between characters (file systems allow 255); never empty.
     static func safeName(_ text: String) -> String {
-        let cleaned = String(text.unicodeScalars.map { scalar -> Character in
-            scalar.value < 0x20 || scalar.value == 0x7F || "/\\:*?\"<>|".unicodeScalars.contains(scalar) ? "_" : Character(scalar)
-        }).trimmingCharacters(in: .whitespaces)
-        var name = String(cleaned.drop { $0 == "." }.prefix(100))
-        if name.isEmpty { name = "recipe" }
-        return name
+        let forbidden = Set("/\\:*?\"<>|".unicodeScalars)
+        let cleaned = String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
+            scalar.value < 0x20 || scalar.value == 0x7F || forbidden.contains(scalar) ? "_" : scalar
+        })).trimmingCharacters(in: .whitespaces)
+        var name = ""
+        for character in cleaned.drop(while: { $0 == "." }) {
+            guard name.utf8.count + character.utf8.count <= 150 else { break }
+            name.append(character)
+        }
+        name = name.trimmingCharacters(in: .whitespaces)
+        return name.isEmpty ? "recipe" : name
     }
 }
 
@@ -188,5 +203,26 @@ final class StreamedFile {
 
     func close() throws {
         try handle.close()
+    }
+}
+
+/// File names made unique the way file systems compare them (case and Unicode form aside): a
+/// second `Soup` is `Soup (E0000003)`, a third `Soup (E0000003) 2`, and so on.
+struct UniqueNames {
+    private var used: Set<String> = []
+
+    mutating func unique(_ wanted: String, id: String) -> String {
+        var name = wanted
+        var number = 1
+        while !used.insert(name.precomposedStringWithCanonicalMapping.lowercased()).inserted {
+            number += 1
+            name = number == 2 ? "\(wanted) (\(id.prefix(8)))" : "\(wanted) (\(id.prefix(8))) \(number - 1)"
+        }
+        return name
+    }
+
+    /// `ical/<app>.ics`, unique among the calendars.
+    mutating func calendarFile(_ app: String) -> String {
+        "\(ExportFormat.ics.folder)/\(unique(FormatFilesWriter.safeName(app), id: "calendar")).ics"
     }
 }

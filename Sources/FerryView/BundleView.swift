@@ -52,7 +52,7 @@ public struct BundleView: Sendable {
             }
 
             contents.formats = formats
-            if formats.contains(.ics) { contents.calendars = try FormatFilesWriter.calendarApps(session).map(FormatFilesWriter.calendarFile) }
+            if formats.contains(.ics) { contents.calendars = FormatFilesWriter.calendarFiles(try ProjectCalendar.apps(session)) }
             try RecipePages.render(recipes, places: places, perPage: recordsPerPage, formats: formats, session: session, write: write)
             try ProjectPages.render(tree, places: places, perPage: recordsPerPage, session: session, write: write)
             var logs = try LogPages(linkedFrom: session)

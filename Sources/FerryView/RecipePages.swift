@@ -69,7 +69,8 @@ struct RecipePages {
                 if let steps = steps[id] { Self.steps(steps, parts: stepParts, places: places, into: &html) }
                 PartsHTML.all(of: id, in: parts, owner: title, places: places, into: &html)
                 RecordHTML.extras(extras, into: &html)
-                if let record = records[id] { Self.linkedData(record, formats: formats, into: &html) }
+                // A recipe deleted in its app is shown, but not offered to another app.
+                if let record = records[id], record[RecipeTable.deletedAt] == nil { Self.linkedData(record, formats: formats, into: &html) }
                 RecordHTML.close(into: &html)
             }
             try pages.finish(&html, page: index + 1, first: order[start].title, last: order[start + ids.count - 1].title)

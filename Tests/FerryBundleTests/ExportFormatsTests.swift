@@ -196,6 +196,52 @@ import Testing
     }
 }
 
+extension ExportFormatsTests {
+    /// Values no format can write (an infinite serving count, minutes past a billion, an
+    /// importance of 1e30), apps whose names differ only in case or in a character a file name
+    /// cannot hold, and records deleted in their app: the export still succeeds and verifies,
+    /// every app keeps its own calendar, the deleted records are left out and counted.
+    @Test func oddValuesCollidingAppsAndDeletedRecords() throws {
+        let store = try BundleFixtures.sampleStore(at: path("odd.ferry"))
+        let queue = try DatabaseQueue(path: store)
+        try queue.write { db in
+            try db.execute(sql: "UPDATE recipe SET servings = 9e999, prep_minutes = 1e300, cook_minutes = -5 WHERE id = (SELECT min(id) FROM recipe)")
+            try db.execute(sql: "UPDATE project SET importance = 1e30, estimated_minutes = 1e30, end_at = NULL WHERE kind IN ('assignment', 'study-session')")
+            // Roots' first assignment under another app's name that differs only in case, and one with a slash.
+            try db.execute(sql: "UPDATE project SET source_app = 'Roots' WHERE id = '11111111-2222-4333-8444-555555555555'")
+            try db.execute(sql: "UPDATE project SET source_app = 'roots/x' WHERE id = '22222222-3333-4444-8555-666666666666'")
+            try db.execute(sql: "UPDATE project SET source_app = 'roots_x' WHERE id = '33333333-4444-4555-8666-777777777777'")
+            try db.execute(sql: "UPDATE recipe SET deleted_at = '2025-01-01T00:00:00Z' WHERE id = (SELECT max(id) FROM recipe)")
+            try db.execute(sql: "UPDATE project SET deleted_at = '2025-01-01T00:00:00Z' WHERE id = '44444444-5555-4666-8777-888888888888'")
+        }
+        try queue.close()
+        let bundle = path("odd.tar.zst")
+        let summary = try BundleExporter().export(store: store, to: bundle)
+        #expect(try BundleVerifier().verify(bundle).problems == [])
+        let names = try BundleFixtures.entries(of: bundle).map(\.name)
+        let calendars = names.filter { $0.hasPrefix("odd/data/formats/ical/") }.sorted()
+        #expect(calendars == ["odd/data/formats/ical/Roots.ics", "odd/data/formats/ical/photoapp.ics", "odd/data/formats/ical/roots (calendar).ics",
+                              "odd/data/formats/ical/roots_x (calendar).ics", "odd/data/formats/ical/roots_x.ics"])
+        let deletedRecipe = try StoreFixtures.strings(store, "SELECT id FROM recipe WHERE deleted_at IS NOT NULL")[0]
+        #expect(!names.contains("odd/data/formats/schema-org/\(deletedRecipe).jsonld"))
+        let ics = summary.formats.first { $0.format == "ics" }
+        #expect(ics?.written["VTODO"] == 3, "the deleted assignment is left out")
+        #expect(ics?.losses.contains("project") == true && summary.formats.first { $0.format == "paprika" }?.losses.contains("recipe") == true)
+        #expect(summary.formats.first { $0.format == "schema-org" }?.losses.contains("recipe.servings") == true)
+    }
+
+    @Test func fileNamesAreSafeShortAndUnique() {
+        #expect(FormatFilesWriter.safeName("../../evil") == "_.._evil")
+        #expect(FormatFilesWriter.safeName(" .. ") == "recipe")
+        let long = FormatFilesWriter.safeName(String(repeating: "🍲", count: 120))
+        #expect(long.utf8.count <= 150 && long.unicodeScalars.allSatisfy { $0 == "🍲" })
+        var names = UniqueNames()
+        let made = [("Soup", "E0000001-0000"), ("Soup (E0000003)", "E0000002-0000"), ("Soup", "E0000003-0000"), ("soup", "E0000003-0001"),
+                    ("Soupe\u{301}", "E0000004-0000"), ("Soupé", "E0000005-0000")].map { names.unique($0.0, id: $0.1) }
+        #expect(Set(made.map { $0.precomposedStringWithCanonicalMapping.lowercased() }).count == made.count, "\(made)")
+    }
+}
+
 /// RFC 4180 records, for the tests: fields quoted or not, quotes doubled, CRLF between records.
 enum CSVRecords {
     struct Malformed: Error {}

@@ -3,6 +3,14 @@
 /// values escaped (§3.3.11: backslash, semicolon, comma, line breaks as `\n`).
 struct ICalendarText {
     private(set) var bytes: [UInt8] = []
+    /// `BEGIN:VTODO` and `BEGIN:VEVENT` lines written.
+    private(set) var entries = 0
+
+    /// The bytes so far, handed over; the text goes on from empty.
+    mutating func take() -> [UInt8] {
+        defer { bytes = [] }
+        return bytes
+    }
 
     /// A property whose value is TEXT, escaped.
     mutating func text(_ name: String, _ value: String) {
@@ -11,6 +19,7 @@ struct ICalendarText {
 
     /// A property whose value is already in its type's syntax (dates, numbers, RRULE, lists of escaped texts).
     mutating func line(_ name: String, _ value: String) {
+        if name == "BEGIN", value == "VTODO" || value == "VEVENT" { entries += 1 }
         let content = Array("\(name):\(value)".utf8)
         var width = 0
         var index = 0

@@ -7,6 +7,9 @@ import FerryStore
 /// semesters, photo sessions), each planned meal of a `meal-plan` (a step with a date) an
 /// all-day `VEVENT`; recurrence as `RRULE`. Apple Reminders and Calendar, Thunderbird and
 /// Nextcloud import it. Format notes: `Formats/export-formats.md`.
+/// Writing the formats stopped because another job of the export failed.
+package struct FormatsCancelled: Error {}
+
 package struct ProjectCalendar {
     private typealias Column = ProjectTable
     private typealias Step = ProjectStepTable
@@ -16,28 +19,42 @@ package struct ProjectCalendar {
         Column.id, Column.sourceApp, Column.kind, Column.title, Column.category, Column.status, Column.startAt, Column.endAt, Column.dueAt,
         Column.estimatedMinutes, Column.importance, Column.recurrence, Column.notes, Column.completedAt, Column.createdAt,
         Column.modifiedAt, Column.parentID, Column.gradeWeightPercent, Column.gradePossible, Column.gradeEarned, Column.gradePercent,
-        Column.gradeLetter, Column.difficulty,
+        Column.gradeLetter, Column.difficulty, Column.deletedAt,
     ])
     private static let gradeColumns = [Column.gradeWeightPercent, Column.gradePossible, Column.gradeEarned, Column.gradePercent, Column.gradeLetter]
 
     let generator: String
+    /// Without Ferry's version: the formats are payload, and the bundle's id is the payload's,
+    /// which would otherwise change with every release for the same data.
+    package static let productID = "-//Ferry//Ferry//EN"
 
     package init(generator: String) {
         self.generator = generator
     }
 
-    /// Each app with dated records and its calendar's bytes, by app name; with `oneCalendar`,
-    /// one calendar named `ferry` holding them all.
-    package func calendars(_ session: FrozenStoreSession, oneCalendar: Bool = false, fidelity: FormatFidelity? = nil) throws -> [(app: String, bytes: [UInt8])] {
-        var result: [(String, [UInt8])] = []
-        var current: (app: String, text: ICalendarText, components: Int)?
-        func finish() {
-            guard let open = current else { return }
-            current = nil
-            guard open.components > 0 else { return }
-            var text = open.text
-            text.line("END", "VCALENDAR")
-            result.append((open.app, text.bytes))
+    /// Where a calendar's bytes go, a piece at a time.
+    package typealias Output = ([UInt8]) throws -> Void
+
+    /// Writes a calendar per app with dated records (with `oneCalendar`, one named `ferry`
+    /// holding them all), each through the output `open` gives for its app when its first entry
+    /// is ready: an app without one gets none. Apps in the order of their names as SQLite
+    /// compares them; the bytes of a calendar go out every 256 KiB, so no calendar is held whole.
+    /// - Returns: the apps written, in that order.
+    @discardableResult
+    package func calendars(_ session: FrozenStoreSession, oneCalendar: Bool = false, fidelity: FormatFidelity? = nil,
+                           isCancelled: () -> Bool = { false }, open: (String) throws -> Output) throws -> [String] {
+        var written: [String] = []
+        var current: (app: String, text: ICalendarText, output: Output?)?
+        func flush(ending: Bool) throws {
+            guard var calendar = current, calendar.text.entries > 0 else { return }
+            if ending { calendar.text.line("END", "VCALENDAR") }
+            guard ending || calendar.text.bytes.count >= 256 << 10 else { return }
+            if calendar.output == nil {
+                calendar.output = try open(calendar.app)
+                written.append(calendar.app)
+            }
+            try calendar.output?(calendar.text.take())
+            current = calendar
         }
         let sql = """
             SELECT \(Self.columns.list("x")), p.\(Column.title), p.\(Column.kind) FROM \(Column.table) x
@@ -48,25 +65,28 @@ package struct ProjectCalendar {
             SELECT \(Step.id), \(Step.title), \(Step.kind), \(Step.dueAt), \(Step.startAt), \(Step.notes) FROM \(Step.table)
             WHERE \(Step.projectID) = ?1 ORDER BY \(Step.position), \(Step.id)
             """)
-        try session.select(sql) { row in
+        let cursor = try session.cursor(sql)
+        while let row = try cursor.next() {
+            guard !isCancelled() else { throw FormatsCancelled() }
             let values = (0..<row.columnCount).map { row.text($0) }
             let project = TextRow(values: values, selection: Self.columns)
             let app = oneCalendar ? "ferry" : project[Column.sourceApp] ?? ""
             if current?.app != app {
-                finish()
-                current = (app, start(app), 0)
+                try flush(ending: true)
+                current = (app, start(app), nil)
+            }
+            guard project[Column.deletedAt] == nil else {
+                fidelity?.dropped("project", why: "deleted in the app (the tables keep it, with the time it was deleted)")
+                continue
             }
             let parent = (title: project.computed(0), kind: project.computed(1))
-            var added = 0
             let kind = project[Column.kind] ?? ""
             if Self.todoKinds.contains(kind) {
                 todo(project, parent: parent, into: &current!.text, fidelity: fidelity)
-                added += 1
             } else if project[Column.startAt].flatMap(ICalendarText.dateTime) != nil {
                 event(project, parent: parent, into: &current!.text, fidelity: fidelity)
-                added += 1
             } else if kind != Self.mealPlanKind {
-                fidelity?.dropped("project", why: "no start or due time: not a calendar entry (\(kind))")
+                fidelity?.dropped("project", why: "not an assignment and no start time: not a calendar entry (\(kind))")
             }
             if kind == Self.mealPlanKind, let id = project[Column.id] {
                 try steps.select([id]) { step in
@@ -76,20 +96,36 @@ package struct ProjectCalendar {
                     }
                     meal(id: step.text(0) ?? "", title: step.text(1), kind: step.text(2), date: date, notes: step.text(5), plan: project,
                          into: &current!.text, fidelity: fidelity)
-                    added += 1
                 }
             }
-            current!.components += added
+            try flush(ending: false)
         }
-        finish()
-        return result
+        try flush(ending: true)
+        return written
+    }
+
+    /// The apps ``calendars(_:oneCalendar:fidelity:isCancelled:open:)`` writes a calendar for,
+    /// in its order, asked of SQLite without writing them (for the view's links).
+    package static func apps(_ session: FrozenStoreSession) throws -> [String] {
+        typealias Column = ProjectTable
+        let utcTime = "'____-__-__T__:__:__*Z'"
+        var apps: [String] = []
+        try session.select("""
+            SELECT DISTINCT x.\(Column.sourceApp) FROM \(Column.table) x WHERE x.\(Column.deletedAt) IS NULL AND (
+                x.\(Column.kind) IN (\(todoKinds.sorted().map { "'\($0)'" }.joined(separator: ", ")))
+                OR x.\(Column.startAt) GLOB \(utcTime.replacingOccurrences(of: "_", with: "?"))
+                OR (x.\(Column.kind) = '\(mealPlanKind)' AND EXISTS (SELECT 1 FROM \(Step.table) s WHERE s.\(Step.projectID) = x.\(Column.id)
+                    AND coalesce(s.\(Step.dueAt), s.\(Step.startAt)) GLOB '????-??-??*')))
+            ORDER BY 1
+            """) { row in apps.append(row.text(0) ?? "") }
+        return apps
     }
 
     private func start(_ app: String) -> ICalendarText {
         var text = ICalendarText()
         text.line("BEGIN", "VCALENDAR")
         text.line("VERSION", "2.0")
-        text.line("PRODID", "-//Ferry//\(ICalendarText.escaped(generator))//EN")
+        text.line("PRODID", Self.productID)
         text.line("CALSCALE", "GREGORIAN")
         text.text("X-WR-CALNAME", app)
         return text
@@ -122,13 +158,20 @@ package struct ProjectCalendar {
         text.line("BEGIN", "VTODO")
         common(project, into: &text, fidelity: fidelity)
         let due = project[Column.dueAt].flatMap(ICalendarText.dateTime)
-        let start = project[Column.startAt].flatMap(ICalendarText.dateTime)
+        var start = project[Column.startAt].flatMap(ICalendarText.dateTime)
+        if project[Column.dueAt] != nil, due == nil { fidelity?.dropped("project.\(Column.dueAt.name)", why: "not a UTC time iCalendar can write") }
+        // A to-do is due at or after its start (§3.8.2.3): a start after the due time is left out.
+        if let given = start, let due, given > due {
+            start = nil
+            fidelity?.dropped("project.\(Column.startAt.name)", why: "after the due time, which iCalendar does not allow")
+        }
         // A recurring to-do needs a start (§3.8.5.3): its due time stands in when it has none.
         let rule = start ?? due != nil ? recurrence(project, fidelity: fidelity) : nil
         if start ?? due == nil, project[Column.recurrence] != nil {
             fidelity?.dropped("project.\(Column.recurrence.name)", why: "a to-do with neither start nor due time cannot recur in iCalendar")
         }
         if let dtstart = start ?? (rule != nil ? due : nil) { text.line("DTSTART", dtstart) }
+        if start != nil { fidelity?.kept("project.\(Column.startAt.name)", as: "DTSTART") }
         if let due {
             text.line("DUE", due)
             fidelity?.kept("project.\(Column.dueAt.name)", as: "DUE")
@@ -152,7 +195,7 @@ package struct ProjectCalendar {
         }
         if let importance = project[Column.importance].flatMap(Double.init), importance.isFinite {
             // 1 is the highest priority and 9 the lowest (§3.8.1.9); importance 1 is the highest.
-            let priority = max(1, min(9, Int(((1 - importance) * 8 + 1).rounded())))
+            let priority = Int(((1 - min(1, max(0, importance))) * 8 + 1).rounded())
             text.line("PRIORITY", String(priority))
             fidelity?.coarsened("project.\(Column.importance.name)", as: "PRIORITY", why: "0…1 in nine steps")
         }
@@ -176,10 +219,11 @@ package struct ProjectCalendar {
         let start = project[Column.startAt].flatMap(ICalendarText.dateTime) ?? ""
         text.line("DTSTART", start)
         fidelity?.kept("project.\(Column.startAt.name)", as: "DTSTART")
+        if project[Column.dueAt] != nil { fidelity?.dropped("project.\(Column.dueAt.name)", why: "an event has a start and an end, no due time") }
         if let end = project[Column.endAt].flatMap(ICalendarText.dateTime), end > start {
             text.line("DTEND", end)
             fidelity?.kept("project.\(Column.endAt.name)", as: "DTEND")
-        } else if let minutes = project[Column.estimatedMinutes].flatMap(Double.init), minutes > 0, minutes.isFinite {
+        } else if let minutes = project[Column.estimatedMinutes].flatMap(Double.init), minutes > 0, minutes < 1e9 {
             text.line("DURATION", "PT\(Int64(minutes.rounded()))M")
             fidelity?.coarsened("project.\(Column.estimatedMinutes.name)", as: "DURATION", why: "whole minutes")
         }
@@ -218,7 +262,19 @@ package struct ProjectCalendar {
         if let interval = value["interval"]?.number?.int64, interval > 1 { rule += ";INTERVAL=\(interval)" }
         switch value["end"]?["kind"]?.string {
         case "afterOccurrences": if let count = value["end"]?["count"]?.number?.int64, count > 0 { rule += ";COUNT=\(count)" }
-        case "until": if let until = value["end"]?["date"]?.string.flatMap(ICalendarText.dateTime) { rule += ";UNTIL=\(until)" }
+        case "until":
+            let end = value["end"]?["date"]?.string
+            if let until = end.flatMap(ICalendarText.dateTime) {
+                rule += ";UNTIL=\(until)"
+            } else if let day = end.flatMap(ICalendarText.date) {
+                // A date alone ends the series with that day (UNTIL is a UTC time when DTSTART is one).
+                rule += ";UNTIL=\(day)T235959Z"
+                fidelity?.coarsened("project.\(Column.recurrence.name)", as: "RRULE UNTIL", why: "an end date alone: the end of that day in UTC")
+            } else {
+                // An end it cannot read would make the series endless: no rule rather than a wrong one.
+                fidelity?.dropped("project.\(Column.recurrence.name)", why: "an end iCalendar cannot read")
+                return nil
+            }
         default: break
         }
         if let skip = value["skipPolicy"]?.object, skip.members.contains(where: { $0.value == .bool(true) }) {

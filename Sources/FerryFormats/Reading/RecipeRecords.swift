@@ -34,7 +34,15 @@ package struct RecipeRecord {
     package var id: String { row[RecipeTable.id] ?? "" }
     package var title: String { row[RecipeTable.title] ?? "" }
     package subscript(_ column: CanonicalColumn) -> String? { row[column] }
-    package func number(_ column: CanonicalColumn) -> Double? { row[column].flatMap(Double.init) }
+    /// A number column's value when it is one a format can write: finite, and below a billion
+    /// (minutes, servings); nil otherwise, which the writers count as dropped.
+    package func number(_ column: CanonicalColumn) -> Double? {
+        guard let value = row[column].flatMap(Double.init), value.isFinite, abs(value) < 1e9 else { return nil }
+        return value
+    }
+
+    /// Whether a column holds a value ``number(_:)`` cannot give.
+    package func hasUnwritableNumber(_ column: CanonicalColumn) -> Bool { row[column] != nil && number(column) == nil }
     package var extras: JSONObject {
         guard let text = row[RecipeTable.extras], let value = try? JSONReader().read(Array(text.utf8)) else { return JSONObject() }
         return value.object ?? JSONObject()
@@ -54,13 +62,16 @@ package enum RecipeRecords {
     ])
     static let batchSize = 500
 
-    /// Calls `body` with each recipe, in id order.
-    package static func each(_ session: FrozenStoreSession, _ body: (RecipeRecord) throws -> Void) throws {
+    /// Calls `body` with each recipe not deleted in its app, in id order.
+    /// - Returns: the recipes left out as deleted.
+    @discardableResult
+    package static func each(_ session: FrozenStoreSession, _ body: (RecipeRecord) throws -> Void) throws -> Int {
         var ids: [String] = []
-        try session.select("SELECT \(Column.id) FROM \(Column.table) ORDER BY \(Column.id)") { row in ids.append(row.text(0) ?? "") }
+        try session.select("SELECT \(Column.id) FROM \(Column.table) WHERE \(Column.deletedAt) IS NULL ORDER BY \(Column.id)") { row in ids.append(row.text(0) ?? "") }
         for start in stride(from: 0, to: ids.count, by: batchSize) {
             for record in try batch(Array(ids[start..<min(ids.count, start + batchSize)]), session: session) { try body(record) }
         }
+        return try session.count("SELECT count(*) FROM \(Column.table) WHERE \(Column.deletedAt) IS NOT NULL")
     }
 
     /// The recipes with these ids, in the order given (ids not in the store are left out).

@@ -51,6 +51,7 @@ package enum PaprikaRecipe {
         text("source_url", Column.sourceURL)   // Paprika's own field names
         text("difficulty", Column.difficulty)
         object["source"] = .string(recipe[Column.sourceURL].flatMap { URL(string: $0)?.host } ?? "")
+        if recipe.hasUnwritableNumber(Column.servings) { fidelity?.dropped("\(table).\(Column.servings.name)", why: "not a finite number below a billion") }
         if let servings = recipe.number(Column.servings) {
             object["servings"] = .string(JSONNumber(servings).text)
             fidelity?.kept("\(table).\(Column.servings.name)", as: "servings")
@@ -58,7 +59,8 @@ package enum PaprikaRecipe {
             object["servings"] = ""
         }
         for (key, column) in [("prep_time", Column.prepMinutes), ("cook_time", Column.cookMinutes), ("total_time", Column.estimatedMinutes)] {
-            guard let minutes = recipe.number(column) else { object[key] = ""; continue }
+            if recipe.hasUnwritableNumber(column) { fidelity?.dropped("\(table).\(column.name)", why: "not a number of minutes a text can say") }
+            guard let minutes = recipe.number(column), minutes >= 0 else { object[key] = ""; continue }
             object[key] = .string(timeText(minutes))
             fidelity?.coarsened("\(table).\(column.name)", as: key, why: "free text (\"1 hr 20 mins\"): Paprika keeps no number")
         }

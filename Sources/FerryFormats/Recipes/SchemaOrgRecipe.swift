@@ -44,7 +44,10 @@ package enum SchemaOrgRecipe {
             node["keywords"] = recipe.tags.contains { $0.contains(",") } ? .array(recipe.tags.map(JSONValue.string)) : .string(recipe.tags.joined(separator: ","))
             fidelity?.kept("recipe_tag", as: "keywords")
         }
-        if let servings = recipe.number(Column.servings), servings.isFinite {
+        for column in [Column.servings, Column.prepMinutes, Column.cookMinutes, Column.estimatedMinutes] where recipe.hasUnwritableNumber(column) {
+            fidelity?.dropped("\(Column.table).\(column.name)", why: "not a finite number below a billion")
+        }
+        if let servings = recipe.number(Column.servings) {
             put("recipeYield", .number(JSONNumber(servings)), from: Column.servings)
         }
         for (key, column) in [("prepTime", Column.prepMinutes), ("cookTime", Column.cookMinutes), ("totalTime", Column.estimatedMinutes)] {

@@ -66,7 +66,8 @@ public enum DataPackage {
             ("name", "ferry-canonical-store"),
             ("title", "A Ferry canonical store: recipes, projects, logs and their parts"),
             ("created", .string(created)),
-            ("contributors", [["title": .string(generator), "roles": ["creator"]]]),
+            // Ferry without its version: the payload, and so the bundle's id, depend on the data alone.
+            ("contributors", [["title": "Ferry", "roles": ["creator"]]]),
             ("resources", .array(resources)),
         ])
         return Array((JSONWriter.string(.object(package), sortedKeys: false, pretty: true) + "\n").utf8)

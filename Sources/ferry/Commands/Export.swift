@@ -71,7 +71,7 @@ extension Ferry {
         }
 
         func chosenFormats() throws -> Set<ExportFormat> {
-            let names = formats.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            let names = formats.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
             if names == ["all"] { return Set(ExportFormat.allCases) }
             if names == ["none"] { return [] }
             var chosen: Set<ExportFormat> = []
