@@ -5,6 +5,8 @@ Converts Samples/ into a store, gives one recipe the title `<script>alert(1)</sc
 exports it, verifies it with `ferry verify` and bagit-python, unpacks it and opens its
 index.html from file:// in headless Chromium (Debian's `chromium`, driven by Playwright):
 - every recipe and project title of the store is on a page within two clicks of index.html;
+- each recipe page carries its recipes' schema.org JSON-LD (as "import from a web page" reads
+  it), named as shown, and links each recipe's .jsonld file, which is in the bundle;
 - the logs on the log pages, followed by their "next" links, number what bundle.json counts;
 - every image on every page visited loads;
 - no request leaves the unpacked bundle, and no script but the view's own runs;
@@ -100,7 +102,8 @@ def audit_page(page, name):
         check(after <= before + 1, f"{name}: heading h{after} follows h{before}")
     check(page.evaluate("Array.from(document.images).every(i => (i.getAttribute('alt') || '').trim() !== '')"), f"{name}: an image without alt text")
     check(page.evaluate("Array.from(document.querySelectorAll('table')).every(t => t.querySelector('th'))"), f"{name}: a table without header cells")
-    scripts = page.evaluate("Array.from(document.scripts).map(s => s.getAttribute('src'))")
+    # Data blocks (a recipe's JSON-LD) are scripts the browser never runs.
+    scripts = page.evaluate("Array.from(document.scripts).filter(s => s.type !== 'application/ld+json').map(s => s.getAttribute('src'))")
     check(scripts in ([], ["filter.js"], ["view/filter.js"]), f"{name}: scripts {scripts}")
 
 
@@ -160,6 +163,23 @@ def main():
             check("synthesizedTimes" not in seen, "Ferry's own mark is shown among the legacy fields")
             check("starter template" in recipes_page and "starter_template" not in recipes_page,
                   "view/recipes-1.html shows a recipe's origin as a code, not as words")
+
+            # Each recipe's JSON-LD, as a recipe manager's "import from a web page" reads it from the
+            # page the browser loaded: one schema.org Recipe per recipe, named as the page shows it
+            # (the hostile title whole, its script never run), and a link to its own .jsonld that loads.
+            page.goto(root + "view/recipes-1.html")
+            blocks = page.evaluate("Array.from(document.querySelectorAll('script[type=\"application/ld+json\"]')).map(s => s.textContent)")
+            nodes = [json.loads(block) for block in blocks]
+            check(all(node.get("@type") == "Recipe" and node.get("@context") == "https://schema.org" for node in nodes),
+                  "a recipe page's JSON-LD is not a schema.org Recipe")
+            names = sorted(node.get("name") for node in nodes)
+            on_page = sorted(title for title in RECIPE_TITLES if title in texts.get(root + "view/recipes-1.html", ""))
+            check(names == on_page, f"the JSON-LD names {names[:3]} are not the page's recipes {on_page[:3]}")
+            check(HOSTILE in names, "the hostile title is not whole in the JSON-LD")
+            links = page.evaluate("Array.from(document.querySelectorAll('p.formats a')).map(a => a.href)")
+            check(len([link for link in links if link.endswith(".jsonld")]) == len(nodes), "not every recipe links its .jsonld")
+            for link in links[:3]:
+                check(os.path.exists(link[len("file://"):]), f"a recipe's format link does not land: {link}")
 
             # The log pages, by their "next" links: as many rows as bundle.json counts.
             page.goto(index)

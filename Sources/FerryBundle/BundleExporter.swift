@@ -62,21 +62,8 @@ public struct BundleExporter: Sendable {
         }
         let staging = try StagingFolder(beside: output, purpose: "export")
         defer { staging.remove() }
-        try staging.makeFolders(for: BundleLayout.storeSnapshot)
-        let snapshotPath = staging.file(BundleLayout.storeSnapshot)
-        // A transaction a killed writer left unfinished is rolled back first, as any SQLite writer would.
-        try StoreFiles.settle(store)
-        let source = try CanonicalStore(path: store, readOnly: true)
-        guard try source.hasSchema() else { throw StoreError(.notACanonicalStore("it has no Ferry schema"), path: store) }
-        do {
-            // The jobs below open the snapshot side by side, and it goes into the bundle: one file.
-            try source.copy(to: snapshotPath, standingAlone: true)
-        } catch let error as StoreError {
-            throw BundleError(.cannotWrite("cannot write the store's snapshot: \(error.message)"), path: output)
-        }
-        try source.close()
-
-        let snapshot = FrozenStore(path: snapshotPath, of: store)
+        // The jobs below open the snapshot side by side, and it goes into the bundle: one file.
+        let snapshot = try staging.freeze(store, at: BundleLayout.storeSnapshot, output: output)
         let formatWriter = FormatFilesWriter(generator: "ferry \(ferryVersion)", modificationTime: 0, imagesBeside: true)
         var view = self.view
         view?.formats = formats

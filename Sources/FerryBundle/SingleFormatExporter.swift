@@ -24,17 +24,7 @@ public struct SingleFormatExporter: Sendable {
         }
         let staging = try StagingFolder(beside: output, purpose: "export")
         defer { staging.remove() }
-        let snapshotPath = staging.file("store.sqlite")
-        try StoreFiles.settle(store)
-        let source = try CanonicalStore(path: store, readOnly: true)
-        guard try source.hasSchema() else { throw StoreError(.notACanonicalStore("it has no Ferry schema"), path: store) }
-        do {
-            try source.copy(to: snapshotPath, standingAlone: true)
-        } catch let error as StoreError {
-            throw BundleError(.cannotWrite("cannot write the store's snapshot: \(error.message)"), path: output)
-        }
-        try source.close()
-        let snapshot = FrozenStore(path: snapshotPath, of: store)
+        let snapshot = try staging.freeze(store, at: "store.sqlite", output: output)
         let createdAt = try BundleExporter.createdAt(snapshot)
         let writer = FormatFilesWriter(generator: "ferry \(ferryVersion)", modificationTime: BundleExporter.epochSeconds(createdAt), imagesBeside: false)
         let made = staging.file("output")

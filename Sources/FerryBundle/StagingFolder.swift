@@ -1,6 +1,7 @@
 import Crypto
 import FerryFiles
 import FerryJSON
+import FerryStore
 import FerrySystem
 import Foundation
 
@@ -30,6 +31,24 @@ final class StagingFolder: Sendable {
     /// The absolute path of a relative one inside the folder.
     func file(_ relative: String) -> String {
         (path as NSString).appendingPathComponent(relative)
+    }
+
+    /// A frozen copy of `store` at `relative` in the folder: a transaction a killed writer left
+    /// unfinished is rolled back first (as any SQLite writer would), then the store is copied
+    /// under SQLite's read lock, standing alone (no journal beside it). Errors name `output`.
+    func freeze(_ store: String, at relative: String, output: String) throws -> FrozenStore {
+        try makeFolders(for: relative)
+        let path = file(relative)
+        try StoreFiles.settle(store)
+        let source = try CanonicalStore(path: store, readOnly: true)
+        guard try source.hasSchema() else { throw StoreError(.notACanonicalStore("it has no Ferry schema"), path: store) }
+        do {
+            try source.copy(to: path, standingAlone: true)
+        } catch let error as StoreError {
+            throw BundleError(.cannotWrite("cannot write the store's snapshot: \(error.message)"), path: output)
+        }
+        try source.close()
+        return FrozenStore(path: path, of: store)
     }
 
     /// Creates the folders of a relative file path, each private.

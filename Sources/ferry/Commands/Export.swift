@@ -22,7 +22,8 @@ extension Ferry {
                 Unless --no-view is given, the bag also holds a view for people: index.html at its top and static \
                 pages in view/ (recipes, projects, logs, catalog, attachments), which open from the unpacked folder in \
                 any browser, with no network. They are tag files of the bag, covered by its tag manifest: a changed page \
-                fails `ferry verify`. The bundle id depends on the data alone, so it is the same with or without them.
+                fails `ferry verify`. The bundle id depends on the payload alone, so it is the same with or without them \
+                (the formats below are payload: the id depends on which are chosen).
 
                 The payload also carries the data in the formats other apps import (--formats chooses; default all): \
                 data/formats/schema-org/ (schema.org Recipe JSON-LD, a file per recipe and recipes.jsonld), \
