@@ -64,7 +64,7 @@ public struct BundleExporter: Sendable {
         defer { staging.remove() }
         // The jobs below open the snapshot side by side, and it goes into the bundle: one file.
         let snapshot = try staging.freeze(store, at: BundleLayout.storeSnapshot, output: output)
-        let formatWriter = FormatFilesWriter(generator: "ferry \(ferryVersion)", modificationTime: 0, imagesBeside: true)
+        let formatWriter = FormatFilesWriter(modificationTime: 0, imagesBeside: true)
         var view = self.view
         view?.formats = formats
         let work = SnapshotWork(snapshot: snapshot, staging: staging, output: output, partBytes: partBytes, view: view, formats: formats,
@@ -188,8 +188,7 @@ public struct BundleExporter: Sendable {
                 fidelity = staged.fidelity
             }
             if formats.contains(.csv) {
-                let bytes = DataPackage.descriptor(try snapshot.exportedTables(), parts: parts.mapValues(Self.relativeParts), created: createdAt,
-                                                   generator: "ferry \(ferryVersion)")
+                let bytes = DataPackage.descriptor(try snapshot.exportedTables(), parts: parts.mapValues(Self.relativeParts), created: createdAt)
                 try writer.addFile(named: "\(root)/\(BundleLayout.dataPackage)", bytes: bytes)
                 payload[BundleLayout.dataPackage] = TableExporter.file(BundleLayout.dataPackage, bytes).digest
                 fidelity.append(FormatFidelity.csv(tables: parts.count, rows: counts.values.reduce(0, +)))

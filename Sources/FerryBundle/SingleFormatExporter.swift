@@ -26,7 +26,7 @@ public struct SingleFormatExporter: Sendable {
         defer { staging.remove() }
         let snapshot = try staging.freeze(store, at: "store.sqlite", output: output)
         let createdAt = try BundleExporter.createdAt(snapshot)
-        let writer = FormatFilesWriter(generator: "ferry \(ferryVersion)", modificationTime: BundleExporter.epochSeconds(createdAt), imagesBeside: false)
+        let writer = FormatFilesWriter(modificationTime: BundleExporter.epochSeconds(createdAt), imagesBeside: false)
         let made = staging.file("output")
         let fidelity: FormatFidelity
         switch format {
@@ -66,8 +66,7 @@ public struct SingleFormatExporter: Sendable {
                 try archive.addFile(named: Self.withoutDataFolder(file.name), bytes: file.bytes)
             }
             let parts = try job.value()
-            let descriptor = DataPackage.descriptor(try snapshot.exportedTables(), parts: parts.mapValues(BundleExporter.relativeParts),
-                                                    created: createdAt, generator: "ferry \(ferryVersion)")
+            let descriptor = DataPackage.descriptor(try snapshot.exportedTables(), parts: parts.mapValues(BundleExporter.relativeParts), created: createdAt)
             try archive.addFile(named: "datapackage.json", bytes: descriptor)
             _ = try archive.finish()
             return FormatFidelity.csv(tables: parts.count, rows: parts.values.reduce(0) { $0 + $1.rows })

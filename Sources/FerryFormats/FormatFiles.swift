@@ -35,15 +35,13 @@ public enum ExportFormat: String, CaseIterable, Sendable, Comparable {
 /// handed over as bytes; the recipe list and the Paprika archive, whose size grows with the
 /// data, are written into files the caller names, a piece at a time.
 public struct FormatFilesWriter: Sendable {
-    public var generator: String
     /// The time of every entry of the Paprika archive (the data's time, as the bundle's own).
     public var modificationTime: Int
     /// Whether image bytes are carried beside the formats (the bundle's `attachments/`), so that
     /// JSON-LD can name them by a relative address.
     public var imagesBeside: Bool
 
-    public init(generator: String, modificationTime: Int, imagesBeside: Bool) {
-        self.generator = generator
+    public init(modificationTime: Int, imagesBeside: Bool) {
         self.modificationTime = modificationTime
         self.imagesBeside = imagesBeside
     }
@@ -97,7 +95,7 @@ public struct FormatFilesWriter: Sendable {
         var names = UniqueNames()
         defer { for file in files { try? file.close() } }
         let apps = try snapshot.session("writing calendars") { session in
-            try ProjectCalendar(generator: generator).calendars(session, oneCalendar: oneCalendar, fidelity: fidelity, isCancelled: isCancelled) { app in
+            try ProjectCalendar().calendars(session, oneCalendar: oneCalendar, fidelity: fidelity, isCancelled: isCancelled) { app in
                 let file = try StreamedFile(path: try stage(names.calendarFile(app)))
                 files.append(file)
                 return { bytes in try file.write(bytes) }

@@ -23,14 +23,11 @@ package struct ProjectCalendar {
     ])
     private static let gradeColumns = [Column.gradeWeightPercent, Column.gradePossible, Column.gradeEarned, Column.gradePercent, Column.gradeLetter]
 
-    let generator: String
     /// Without Ferry's version: the formats are payload, and the bundle's id is the payload's,
     /// which would otherwise change with every release for the same data.
     package static let productID = "-//Ferry//Ferry//EN"
 
-    package init(generator: String) {
-        self.generator = generator
-    }
+    package init() {}
 
     /// Where a calendar's bytes go, a piece at a time.
     package typealias Output = ([UInt8]) throws -> Void

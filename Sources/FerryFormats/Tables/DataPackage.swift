@@ -22,7 +22,7 @@ public enum DataPackage {
     /// - Parameters:
     ///   - parts: each table's part paths, relative to the descriptor.
     ///   - created: the data's time (the bundle's `createdAt`).
-    public static func descriptor(_ tables: [ExportedTable], parts: [String: Parts], created: String, generator: String) -> [UInt8] {
+    public static func descriptor(_ tables: [ExportedTable], parts: [String: Parts], created: String) -> [UInt8] {
         var resources: [JSONValue] = []
         for table in tables {
             guard let paths = parts[table.name] else { continue }
