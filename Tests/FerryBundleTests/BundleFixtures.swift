@@ -14,6 +14,17 @@ enum BundleFixtures {
         return path
     }
 
+    /// The samples converted into a new store at `path`, then changed by `statements`, in one transaction.
+    static func sampleStore(at path: String, changedBy statements: [(sql: String, arguments: StatementArguments)]) throws -> String {
+        let store = try sampleStore(at: path)
+        let queue = try DatabaseQueue(path: store)
+        try queue.write { db in
+            for statement in statements { try db.execute(sql: statement.sql, arguments: statement.arguments) }
+        }
+        try queue.close()
+        return store
+    }
+
     /// The samples' store (`<name>.ferry`) and its bundle (`<name>.<format>`) in `directory`.
     static func exportedSamples(in directory: TemporaryDirectory, format: ArchiveFormat = .tarZstd,
                                 name: String = "data") throws -> (store: String, bundle: String) {

@@ -202,19 +202,16 @@ extension ExportFormatsTests {
     /// cannot hold, and records deleted in their app: the export still succeeds and verifies,
     /// every app keeps its own calendar, the deleted records are left out and counted.
     @Test func oddValuesCollidingAppsAndDeletedRecords() throws {
-        let store = try BundleFixtures.sampleStore(at: path("odd.ferry"))
-        let queue = try DatabaseQueue(path: store)
-        try queue.write { db in
-            try db.execute(sql: "UPDATE recipe SET servings = 9e999, prep_minutes = 1e300, cook_minutes = -5 WHERE id = (SELECT min(id) FROM recipe)")
-            try db.execute(sql: "UPDATE project SET importance = 1e30, estimated_minutes = 1e30, end_at = NULL WHERE kind IN ('assignment', 'study-session')")
-            // Roots' first assignment under another app's name that differs only in case, and one with a slash.
-            try db.execute(sql: "UPDATE project SET source_app = 'Roots' WHERE id = '11111111-2222-4333-8444-555555555555'")
-            try db.execute(sql: "UPDATE project SET source_app = 'roots/x' WHERE id = '22222222-3333-4444-8555-666666666666'")
-            try db.execute(sql: "UPDATE project SET source_app = 'roots_x' WHERE id = '33333333-4444-4555-8666-777777777777'")
-            try db.execute(sql: "UPDATE recipe SET deleted_at = '2025-01-01T00:00:00Z' WHERE id = (SELECT max(id) FROM recipe)")
-            try db.execute(sql: "UPDATE project SET deleted_at = '2025-01-01T00:00:00Z' WHERE id = '44444444-5555-4666-8777-888888888888'")
-        }
-        try queue.close()
+        // Roots' first assignment under another app's name that differs only in case, and two whose names meet as file names.
+        let store = try BundleFixtures.sampleStore(at: path("odd.ferry"), changedBy: [
+            ("UPDATE recipe SET servings = 9e999, prep_minutes = 1e300, cook_minutes = -5 WHERE id = (SELECT min(id) FROM recipe)", []),
+            ("UPDATE project SET importance = 1e30, estimated_minutes = 1e30, end_at = NULL WHERE kind IN ('assignment', 'study-session')", []),
+            ("UPDATE project SET source_app = 'Roots' WHERE id = '11111111-2222-4333-8444-555555555555'", []),
+            ("UPDATE project SET source_app = 'roots/x' WHERE id = '22222222-3333-4444-8555-666666666666'", []),
+            ("UPDATE project SET source_app = 'roots_x' WHERE id = '33333333-4444-4555-8666-777777777777'", []),
+            ("UPDATE recipe SET deleted_at = '2025-01-01T00:00:00Z' WHERE id = (SELECT max(id) FROM recipe)", []),
+            ("UPDATE project SET deleted_at = '2025-01-01T00:00:00Z' WHERE id = '44444444-5555-4666-8777-888888888888'", []),
+        ])
         let bundle = path("odd.tar.zst")
         let summary = try BundleExporter().export(store: store, to: bundle)
         #expect(try BundleVerifier().verify(bundle).problems == [])
