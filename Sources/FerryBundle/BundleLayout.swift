@@ -26,6 +26,10 @@ public enum BundleLayout {
         return "\(tablesFolder)/\(table)/\(String(repeating: "0", count: max(0, 6 - digits.count)))\(digits).ndjson"
     }
 
+    /// With CSV, a table's NDJSON and CSV are cut at the same rows, NDJSON parts of at most this
+    /// many bytes (unless one line is longer), each followed by the CSV part of its rows.
+    public static let pairedPartBytes = 256 << 10
+
     /// The `number`th CSV part (from 1) of a table's rows, each starting with the header.
     public static func csvPart(_ table: String, _ number: Int) -> String {
         let digits = String(number)

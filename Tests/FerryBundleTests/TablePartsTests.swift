@@ -22,8 +22,11 @@ import Testing
         small.partBytes = 4096
         let bundle = path("small-parts.tar.zst")
         let summary = try small.export(store: store, to: bundle)
+        // Without CSV the parts are of 16 MiB: the whole table in one.
         let whole = path("whole.tar.zst")
-        _ = try BundleExporter().export(store: store, to: whole)
+        var ndjsonAlone = BundleExporter()
+        ndjsonAlone.formats = []
+        _ = try ndjsonAlone.export(store: store, to: whole)
 
         let entries = try BundleFixtures.entries(of: bundle)
         let logParts = entries.filter { $0.name.hasPrefix("small-parts/data/tables/log/") }
@@ -40,6 +43,14 @@ import Testing
             #expect(BundleFixtures.table(table, of: entries) == BundleFixtures.table(table, of: wholeEntries), "\(table)")
         }
         #expect(String(decoding: BundleFixtures.table("log", of: entries), as: UTF8.self).split(separator: "\n").count == summary.counts["log"])
+
+        // With CSV (the default), each CSV part holds the rows of the NDJSON part of its number.
+        let csvParts = entries.filter { $0.name.hasPrefix("small-parts/data/formats/csv/log/") }
+        #expect(csvParts.map(\.name) == (1...logParts.count).map { "small-parts/" + BundleLayout.csvPart("log", $0) })
+        for (ndjson, csv) in zip(logParts, csvParts) {
+            let records = try CSVRecords.parse(Array(csv.bytes.drop { $0 != 0x0A }.dropFirst()))
+            #expect(records.count == ndjson.bytes.split(separator: 0x0A).count, "\(csv.name)")
+        }
 
         #expect(try BundleVerifier().verify(bundle).problems == [])
         let imported = path("imported.ferry")

@@ -3,16 +3,20 @@ import FerryJSON
 /// Where a table's rows go as CSV (RFC 4180: fields separated by commas, rows ended by CRLF,
 /// fields quoted when they hold a comma, a quote or a line break, quotes doubled). `chunk` gets
 /// the header line and rows ending at a row's end, so that whoever cuts them into files can
-/// start each file with the header.
+/// start each file with the header. Each call follows the NDJSON chunk of the same rows, at most
+/// `chunkBytes` of NDJSON unless one row is longer: an archive can keep a row's two forms near
+/// each other, where its compressor finds the second a copy of the first.
 public struct CSVRows {
     public let chunk: (_ header: [UInt8], _ rows: [UInt8]) throws -> Void
+    public var chunkBytes = 256 * 1024
     /// Dropped from the front of an attachment's path, so that the CSV names it from where the
     /// CSV's description sits (`datapackage.json` in `data/`).
     public var droppedPathPrefix = ""
 
-    public init(droppedPathPrefix: String = "", chunk: @escaping (_ header: [UInt8], _ rows: [UInt8]) throws -> Void) {
+    public init(droppedPathPrefix: String = "", chunkBytes: Int = 256 * 1024, chunk: @escaping (_ header: [UInt8], _ rows: [UInt8]) throws -> Void) {
         self.chunk = chunk
         self.droppedPathPrefix = droppedPathPrefix
+        self.chunkBytes = max(1, chunkBytes)
     }
 }
 
@@ -63,10 +67,16 @@ struct CSVWriter {
         rows.append(contentsOf: [0x0D, 0x0A])
     }
 
-    /// Hands the rows so far to `sink` and starts again.
-    mutating func flush(to sink: CSVRows) throws {
-        try sink.chunk(header, rows)
-        rows.removeAll(keepingCapacity: true)
+    /// Hands the rows so far (or the first `count` bytes of them, which end at a row's end) to
+    /// `sink`, and goes on with the rest.
+    mutating func flush(to sink: CSVRows, upTo count: Int? = nil) throws {
+        guard let count, count < rows.count else {
+            try sink.chunk(header, rows)
+            rows.removeAll(keepingCapacity: true)
+            return
+        }
+        try sink.chunk(header, Array(rows[..<count]))
+        rows.removeFirst(count)
     }
 
     private mutating func append(_ bytes: [UInt8], first: Bool) {

@@ -131,6 +131,8 @@ public struct FrozenStore: Sendable {
                 guard status == SQLITE_ROW else {
                     throw DatabaseError(resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
                 }
+                let rowStart = writer.bytes.count
+                let csvRowStart = csvWriter?.rows.count ?? 0
                 writer.appendByte(UInt8(ascii: "{"))
                 for column in 0..<names.count {
                     let index = Int32(column)
@@ -174,11 +176,24 @@ public struct FrozenStore: Sendable {
                 writer.appendNewline()
                 csvWriter?.endRow()
                 count += 1
-                if writer.bytes.count >= chunkSize {
+                if let csv {
+                    // The NDJSON and the CSV of the same rows, together, at most `chunkBytes` of
+                    // NDJSON unless one row is longer: a row that passes the bound starts the next pair.
+                    if writer.bytes.count > csv.chunkBytes, rowStart > 0 {
+                        let row = Array(writer.bytes[rowStart...])
+                        try chunk(Array(writer.bytes[..<rowStart]))
+                        try csvWriter?.flush(to: csv, upTo: csvRowStart)
+                        writer.reset()
+                        row.withUnsafeBufferPointer { writer.appendRaw($0) }
+                    } else if writer.bytes.count >= csv.chunkBytes {
+                        try chunk(writer.bytes)
+                        writer.reset()
+                        try csvWriter?.flush(to: csv)
+                    }
+                } else if writer.bytes.count >= chunkSize {
                     try chunk(writer.bytes)
                     writer.reset()
                 }
-                if let csv, csvWriter?.rows.count ?? 0 >= chunkSize { try csvWriter?.flush(to: csv) }
                 if count % 4096 == 0 { progress?(4096) }
                 status = sqlite3_step(statement)
             }
