@@ -183,7 +183,7 @@ def main():
 
     def export():
         remove(bundle)
-        with StagedBytes(scratch, ".store.tar.zst.export-") as watch:
+        with StagedBytes(scratch, ".store.tar.zst.export.") as watch:  # ScratchFiles: .<target>.<purpose>.ferry-…
             result = run([ferry, "export", store, "-o", bundle])
         staged["ferry export"] = max(staged["ferry export"], watch.peak)
         return result
@@ -292,7 +292,7 @@ def main():
     for name, value in ratios.items():
         if value is not None:
             print(f"{name:48} {value:6.2f}")
-    print(f"ferry export: at most {staged['ferry export'] / 1e6:.1f} MB staged on disk at once (the store's snapshot and the view's "
+    print(f"ferry export: at most {staged['ferry export'] / 1e6:.1f} MB staged on disk at once (the store's snapshot, the recipes' and calendars' formats and the view's "
           f"pages; the tables' NDJSON is {sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(os.path.join(payload, 'tables')) for f in fs) / 1e6:.0f} MB)")
     print(f"\nwrote {args.json}")
 
