@@ -18,6 +18,10 @@ import Testing
     @Test func partsAreWholeLinesWithinTheBoundAndJoinIntoTheTable() throws {
         let store = try BundleFixtures.sampleStore(at: path("parts.ferry"))
         try StoreFixtures.inflate(store, logs: 2_000)
+        // Notes of every length, some longer than a part: a row that passes the bound starts the next pair.
+        let queue = try DatabaseQueue(path: store)
+        try queue.write { try $0.execute(sql: "UPDATE log SET note = substr(replace(hex(zeroblob(3000)), '0', 'a, \"b\" '), 1, (rowid * 37) % 5000)") }
+        try queue.close()
         var small = BundleExporter()
         small.partBytes = 4096
         let bundle = path("small-parts.tar.zst")
@@ -44,12 +48,18 @@ import Testing
         }
         #expect(String(decoding: BundleFixtures.table("log", of: entries), as: UTF8.self).split(separator: "\n").count == summary.counts["log"])
 
-        // With CSV (the default), each CSV part holds the rows of the NDJSON part of its number.
+        // With CSV (the default), CSV part N follows NDJSON part N in the archive and holds its
+        // rows: the same ids in the same order.
         let csvParts = entries.filter { $0.name.hasPrefix("small-parts/data/formats/csv/log/") }
         #expect(csvParts.map(\.name) == (1...logParts.count).map { "small-parts/" + BundleLayout.csvPart("log", $0) })
+        let names = entries.map(\.name)
         for (ndjson, csv) in zip(logParts, csvParts) {
+            #expect(names.firstIndex(of: csv.name) == names.firstIndex(of: ndjson.name).map { $0 + 1 }, "\(csv.name) right after \(ndjson.name)")
             let records = try CSVRecords.parse(Array(csv.bytes.drop { $0 != 0x0A }.dropFirst()))
-            #expect(records.count == ndjson.bytes.split(separator: 0x0A).count, "\(csv.name)")
+            let ids = try ndjson.bytes.split(separator: 0x0A).map { line in
+                try #require((try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])?["id"] as? String)
+            }
+            #expect(records.map { $0.first ?? "" } == ids, "\(csv.name)")
         }
 
         #expect(try BundleVerifier().verify(bundle).problems == [])

@@ -14,7 +14,8 @@ extension Ferry {
                 The bundle is a BagIt 1.0 bag in one archive: a consistent snapshot of the store (copied under SQLite's \
                 read lock, or with its backup API in WAL mode, so a store another process is writing still exports a \
                 consistent state), each table as NDJSON \
-                in parts of at most 16 MiB (made in memory and archived as they come: no table is staged on disk), \
+                in parts (made in memory and archived as they come: no table is staged on disk; at most 16 MiB, or \
+                256 KiB with CSV, whose part N holds the rows of NDJSON part N), \
                 attachments named by their SHA-256, bundle.json, and SHA-256 manifests; the archive is sealed with \
                 its own SHA-256. The same store gives a byte-identical bundle. An existing FILE is never overwritten. \
                 Format: Formats/bundle.md.
