@@ -88,7 +88,7 @@ let package = Package(
 
         // Other apps' formats written from a store snapshot: schema.org JSON-LD, Paprika, iCalendar,
         // CSV with a Data Package; and the reading of records with their parts that they share with the view.
-        .target(name: "FerryFormats", dependencies: ["FerryStore", "FerryCoreData", "FerryArchive", "FerryJSON",
+        .target(name: "FerryFormats", dependencies: ["FerryStore", "FerryCoreData", "FerryArchive", "FerryJSON", "FerryFiles", "FerrySystem",
                                                .product(name: "Crypto", package: "swift-crypto")]),
         // The bundle's human view: static HTML pages rendered from a store snapshot.
         .target(name: "FerryView", dependencies: ["FerryCanonical", "FerryFormats", "FerryStore", "FerryJSON"]),

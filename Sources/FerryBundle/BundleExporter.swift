@@ -115,7 +115,7 @@ public struct BundleExporter: Sendable {
                     // The Paprika archive's entries have the data's time, as the bundle's own.
                     var writer = formatWriter
                     writer.modificationTime = BundleExporter.epochSeconds(try BundleExporter.createdAt(snapshot))
-                    return try StagedFormats.write(formats, of: snapshot, writer: writer, staging: staging) { queue.isCancelled }
+                    return try StagedFormats.write(formats, of: snapshot, writer: writer, staging: staging, output: output) { queue.isCancelled }
                 } catch {
                     queue.cancel()
                     throw error

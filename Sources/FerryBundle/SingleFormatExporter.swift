@@ -29,16 +29,25 @@ public struct SingleFormatExporter: Sendable {
         let writer = FormatFilesWriter(modificationTime: BundleExporter.epochSeconds(createdAt), imagesBeside: false)
         let made = staging.file("output")
         let fidelity: FormatFidelity
-        switch format {
-        case .schemaOrg:
-            fidelity = try writer.schemaOrg(snapshot, file: nil) { _ in made }
-        case .paprika:
-            fidelity = try writer.paprika(snapshot) { _ in made }
-        case .ics:
-            fidelity = try writer.ics(snapshot, oneCalendar: true) { _ in made }
-            if !FileManager.default.fileExists(atPath: made) { try AtomicBytes.write(Self.emptyCalendar(), to: made, output: output) }
-        case .csv:
-            fidelity = try csvArchive(snapshot, at: made, createdAt: createdAt, output: output)
+        do {
+            switch format {
+            case .schemaOrg:
+                fidelity = try writer.schemaOrg(snapshot, file: nil) { _ in made }
+            case .paprika:
+                fidelity = try writer.paprika(snapshot) { _ in made }
+            case .ics:
+                fidelity = try writer.ics(snapshot, oneCalendar: true) { _ in made }
+                if !FileManager.default.fileExists(atPath: made) {
+                    guard FileManager.default.createFile(atPath: made, contents: Data(Self.emptyCalendar())) else {
+                        throw OutputError(path: made, reason: "cannot create the file")
+                    }
+                }
+            case .csv:
+                fidelity = try csvArchive(snapshot, at: made, createdAt: createdAt, output: output)
+            }
+        } catch let error as OutputError {
+            // The staged file is private: the error names the file asked for.
+            throw BundleError(.cannotWrite(error.reason), path: output)
         }
         // Linked into place, never over a file that appeared meanwhile.
         try FileSync.flush(made)
@@ -84,14 +93,5 @@ public struct SingleFormatExporter: Sendable {
 
     static func emptyCalendar() -> [UInt8] {
         Array("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:\(ProjectCalendar.productID)\r\nEND:VCALENDAR\r\n".utf8)
-    }
-}
-
-/// Bytes written to a staged file in one step.
-enum AtomicBytes {
-    static func write(_ bytes: [UInt8], to path: String, output: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
-            throw BundleError(.cannotWrite("cannot write the staged file"), path: output)
-        }
     }
 }

@@ -1,4 +1,5 @@
 import FerryArchive
+import FerryFiles
 import FerryFormats
 import FerryStore
 import Foundation
@@ -17,7 +18,8 @@ final class StagedFormats: @unchecked Sendable {
         self.small = small
     }
 
-    static func write(_ formats: Set<ExportFormat>, of snapshot: FrozenStore, writer: FormatFilesWriter, staging: StagingFolder,
+    /// - Parameter output: the bundle, which a failure to stage a file names.
+    static func write(_ formats: Set<ExportFormat>, of snapshot: FrozenStore, writer: FormatFilesWriter, staging: StagingFolder, output: String,
                       isCancelled: @escaping @Sendable () -> Bool) throws -> StagedFormats {
         let staged = StagedFormats(small: try StagedPages(in: staging, named: "formats.files"))
         let folder = BundleLayout.formatsFolder
@@ -38,6 +40,8 @@ final class StagedFormats: @unchecked Sendable {
                 try write(format)
             } catch is FormatsCancelled {
                 throw PayloadQueue.Cancelled()
+            } catch let error as OutputError {
+                throw BundleError(.cannotWrite("cannot stage the \(format.rawValue) files: \(error.reason)"), path: output)
             }
         }
         return staged

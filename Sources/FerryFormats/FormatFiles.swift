@@ -1,6 +1,8 @@
 import FerryArchive
 import FerryCoreData
+import FerryFiles
 import FerryJSON
+import FerrySystem
 import FerryStore
 import Foundation
 
@@ -93,7 +95,6 @@ public struct FormatFilesWriter: Sendable {
         let fidelity = FormatFidelity(format: ExportFormat.ics.rawValue)
         var files: [StreamedFile] = []
         var names = UniqueNames()
-        defer { for file in files { try? file.close() } }
         let apps = try snapshot.session("writing calendars") { session in
             try ProjectCalendar().calendars(session, oneCalendar: oneCalendar, fidelity: fidelity, isCancelled: isCancelled) { app in
                 let file = try StreamedFile(path: try stage(names.calendarFile(app)))
@@ -121,7 +122,7 @@ public struct FormatFilesWriter: Sendable {
         do {
             writer = try ArchiveWriter(path: path, format: .zip, modificationTime: modificationTime)
         } catch {
-            throw StoreError(.database("cannot write \(path): \(error.reason)"), path: snapshot.store, activity: "writing the Paprika recipes")
+            throw OutputError(path: path, reason: error.reason)
         }
         var names = UniqueNames()
         let deleted = try snapshot.session("writing Paprika recipes") { session in
@@ -139,14 +140,14 @@ public struct FormatFilesWriter: Sendable {
                 do {
                     try writer.addFile(named: "\(name).paprikarecipe", bytes: try Gzip.compress(json))
                 } catch let error as ArchiveError {
-                    throw StoreError(.database("cannot write \(path): \(error.reason)"), path: snapshot.store, activity: "writing the Paprika recipes")
+                    throw OutputError(path: path, reason: error.reason)
                 }
             }
         }
         do {
             _ = try writer.finish()
         } catch {
-            throw StoreError(.database("cannot write \(path): \(error.reason)"), path: snapshot.store, activity: "writing the Paprika recipes")
+            throw OutputError(path: path, reason: error.reason)
         }
         return deleted
     }
@@ -178,29 +179,38 @@ public struct FormatFilesWriter: Sendable {
     }
 }
 
-/// A file written a piece at a time (the recipe list), whole or not at all being the caller's.
+/// A file written a piece at a time (the recipe list, a calendar), small pieces gathered into
+/// large writes; whole or not at all is the caller's (it stages the file). A file abandoned on a
+/// failure is closed when it is released.
 final class StreamedFile {
     private let handle: FileHandle
+    private var output: ChunkedWriter
     let path: String
 
-    init(path: String) throws {
+    init(path: String) throws(OutputError) {
         self.path = path
         guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-            throw StoreError(.database("cannot create \(path)"), path: path, activity: "writing the formats")
+            throw OutputError(path: path, reason: "cannot create the file: \(SystemCall.errorText())")
         }
         self.handle = handle
+        output = ChunkedWriter { bytes in try handle.write(contentsOf: bytes) }
     }
 
-    func write(_ bytes: [UInt8]) throws {
+    func write(_ bytes: [UInt8]) throws(OutputError) {
         do {
-            try handle.write(contentsOf: bytes)
+            try output.append(bytes)
         } catch {
-            throw StoreError(.database("cannot write \(path): \(error.localizedDescription)"), path: path, activity: "writing the formats")
+            throw OutputError(path: path, reason: "cannot write: \(error.localizedDescription)")
         }
     }
 
-    func close() throws {
-        try handle.close()
+    func close() throws(OutputError) {
+        do {
+            try output.flush()
+            try handle.close()
+        } catch {
+            throw OutputError(path: path, reason: "cannot write: \(error.localizedDescription)")
+        }
     }
 }
 

@@ -53,7 +53,7 @@ struct RecipePages {
                                                order: "\(RecipeStepTable.position), \(RecipeStepTable.id)")
             let parts = try OwnedParts(of: .recipe, ids: ids, session: session)
             let stepParts = try OwnedParts(of: .recipeStep, ids: steps.values.flatMap { $0.compactMap { $0[RecipeStepTable.id] } }, session: session)
-            let records = Dictionary(try RecipeRecords.batch(ids, session: session).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            let records = Dictionary(try RecipeRecords.batch(ids, session: session, parts: parts).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
 
             var html = pages.start(page: index + 1)
             for id in ids {

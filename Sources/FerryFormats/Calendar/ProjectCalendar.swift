@@ -79,9 +79,9 @@ package struct ProjectCalendar {
             let parent = (title: project.computed(0), kind: project.computed(1))
             let kind = project[Column.kind] ?? ""
             if Self.todoKinds.contains(kind) {
-                todo(project, parent: parent, into: &current!.text, fidelity: fidelity)
+                todo(project, parent: parent, recurrence: recurrence(of: project, fidelity: fidelity), into: &current!.text, fidelity: fidelity)
             } else if project[Column.startAt].flatMap(ICalendarText.dateTime) != nil {
-                event(project, parent: parent, into: &current!.text, fidelity: fidelity)
+                event(project, parent: parent, recurrence: recurrence(of: project, fidelity: fidelity), into: &current!.text, fidelity: fidelity)
             } else if kind != Self.mealPlanKind {
                 fidelity?.dropped("project", why: "not an assignment and no start time: not a calendar entry (\(kind))")
             }
@@ -151,7 +151,8 @@ package struct ProjectCalendar {
         if project[Column.difficulty] != nil { fidelity?.dropped("project.\(Column.difficulty.name)", why: "iCalendar has no difficulty") }
     }
 
-    private func todo(_ project: TextRow, parent: (title: String?, kind: String?), into text: inout ICalendarText, fidelity: FormatFidelity?) {
+    private func todo(_ project: TextRow, parent: (title: String?, kind: String?), recurrence: JSONValue?, into text: inout ICalendarText,
+                      fidelity: FormatFidelity?) {
         text.line("BEGIN", "VTODO")
         common(project, into: &text, fidelity: fidelity)
         let due = project[Column.dueAt].flatMap(ICalendarText.dateTime)
@@ -163,7 +164,7 @@ package struct ProjectCalendar {
             fidelity?.dropped("project.\(Column.startAt.name)", why: "after the due time, which iCalendar does not allow")
         }
         // A recurring to-do needs a start (§3.8.5.3): its due time stands in when it has none.
-        let rule = start ?? due != nil ? recurrence(project, fidelity: fidelity) : nil
+        let rule = start ?? due != nil ? rrule(recurrence, fidelity: fidelity) : nil
         if start ?? due == nil, project[Column.recurrence] != nil {
             fidelity?.dropped("project.\(Column.recurrence.name)", why: "a to-do with neither start nor due time cannot recur in iCalendar")
         }
@@ -210,7 +211,8 @@ package struct ProjectCalendar {
         fidelity?.wrote("VTODO")
     }
 
-    private func event(_ project: TextRow, parent: (title: String?, kind: String?), into text: inout ICalendarText, fidelity: FormatFidelity?) {
+    private func event(_ project: TextRow, parent: (title: String?, kind: String?), recurrence: JSONValue?, into text: inout ICalendarText,
+                       fidelity: FormatFidelity?) {
         text.line("BEGIN", "VEVENT")
         common(project, into: &text, fidelity: fidelity)
         let start = project[Column.startAt].flatMap(ICalendarText.dateTime) ?? ""
@@ -225,7 +227,7 @@ package struct ProjectCalendar {
             fidelity?.coarsened("project.\(Column.estimatedMinutes.name)", as: "DURATION", why: "whole minutes")
         }
         if let kind = project[Column.kind] { text.text("CATEGORIES", kind) }
-        if let rule = recurrence(project, fidelity: fidelity) { text.line("RRULE", rule) }
+        if let rule = rrule(recurrence, fidelity: fidelity) { text.line("RRULE", rule) }
         text.line("END", "VEVENT")
         fidelity?.wrote("VEVENT")
     }
@@ -248,8 +250,18 @@ package struct ProjectCalendar {
 
     /// `FREQ=WEEKLY;INTERVAL=2;COUNT=10` from the canonical recurrence; nil when it has no
     /// frequency iCalendar knows. Skipping weekends or holidays has no RRULE form.
-    private func recurrence(_ project: TextRow, fidelity: FormatFidelity?) -> String? {
-        guard let text = project[Column.recurrence], let value = try? JSONReader().read(Array(text.utf8)) else { return nil }
+    /// A project's `recurrence`, read; text that does not read (a damaged row) is counted as dropped.
+    private func recurrence(of project: TextRow, fidelity: FormatFidelity?) -> JSONValue? {
+        guard let text = project[Column.recurrence] else { return nil }
+        guard let value = StoredJSON.read(text) else {
+            fidelity?.dropped("project.\(Column.recurrence.name)", why: "not JSON: a damaged row, carried as stored in the tables")
+            return nil
+        }
+        return value
+    }
+
+    private func rrule(_ value: JSONValue?, fidelity: FormatFidelity?) -> String? {
+        guard let value else { return nil }
         let frequencies = ["daily": "DAILY", "weekly": "WEEKLY", "monthly": "MONTHLY", "yearly": "YEARLY", "annually": "YEARLY"]
         guard let frequency = value["frequency"]?.string.flatMap({ frequencies[$0.lowercased()] }) else {
             fidelity?.dropped("project.\(Column.recurrence.name)", why: "a frequency iCalendar has no name for")

@@ -21,6 +21,11 @@ package struct RecipeRecord {
     }
 
     package var row: TextRow
+    /// The recipe's `extras`, read.
+    package var extras = JSONObject()
+    /// JSON columns of the recipe or its steps that do not read (a damaged row; the tables carry
+    /// them as stored): the formats count them as dropped.
+    package var unreadable: [String] = []
     package var ingredients: [String] = []
     package var steps: [Step] = []
     package var tags: [String] = []
@@ -43,9 +48,17 @@ package struct RecipeRecord {
 
     /// Whether a column holds a value ``number(_:)`` cannot give.
     package func hasUnwritableNumber(_ column: CanonicalColumn) -> Bool { row[column] != nil && number(column) == nil }
-    package var extras: JSONObject {
-        guard let text = row[RecipeTable.extras], let value = try? JSONReader().read(Array(text.utf8)) else { return JSONObject() }
-        return value.object ?? JSONObject()
+}
+
+/// JSON column text, read. Only a damaged row holds text that does not read (the schema's CHECK
+/// keeps these columns valid JSON): nil then, which callers count as dropped, never as empty.
+package enum StoredJSON {
+    package static func read(_ text: String) -> JSONValue? {
+        do {
+            return try JSONReader().read(Array(text.utf8))
+        } catch {
+            return nil
+        }
     }
 }
 
@@ -58,7 +71,7 @@ package enum RecipeRecords {
         Column.isFavorite, Column.createdAt, Column.modifiedAt, Column.deletedAt, Column.extras,
     ])
     private static let stepColumns = Selection([
-        RecipeStepTable.recipeID, RecipeStepTable.title, RecipeStepTable.instruction, RecipeStepTable.extras,
+        RecipeStepTable.recipeID, RecipeStepTable.id, RecipeStepTable.title, RecipeStepTable.instruction, RecipeStepTable.extras,
     ])
     static let batchSize = 500
 
@@ -75,10 +88,11 @@ package enum RecipeRecords {
     }
 
     /// The recipes with these ids, in the order given (ids not in the store are left out).
-    package static func batch(_ ids: [String], session: FrozenStoreSession) throws -> [RecipeRecord] {
+    /// - Parameter parts: their shared parts, when the caller has read them already (the view's page).
+    package static func batch(_ ids: [String], session: FrozenStoreSession, parts given: OwnedParts? = nil) throws -> [RecipeRecord] {
         let rows = try OwnedParts.records(session, Column.table, columns: columns, ids: ids)
         let arguments = [OwnedParts.idList(ids)]
-        let parts = try OwnedParts(of: .recipe, ids: ids, session: session)
+        let parts = try given ?? OwnedParts(of: .recipe, ids: ids, session: session)
         let steps = try OwnedParts.grouped(session, stepColumns, from: RecipeStepTable.table, page: OwnedParts.inPage, arguments,
                                            order: "\(RecipeStepTable.position), \(RecipeStepTable.id)")
         typealias Parameter = RecipeParameterTable
@@ -94,9 +108,14 @@ package enum RecipeRecords {
         return ids.compactMap { id in
             guard let row = rows[id] else { return nil }
             var record = RecipeRecord(row: row)
+            if let text = row[Column.extras] {
+                if let value = StoredJSON.read(text) { record.extras = value.object ?? JSONObject() } else { record.unreadable.append("\(Column.table).\(Column.extras.name)") }
+            }
             record.ingredients = (parts.materials[id] ?? []).map { ingredientLine($0, names: names) }.filter { !$0.isEmpty }
             record.steps = (steps[id] ?? []).map { step in
-                let extras = step[RecipeStepTable.extras].flatMap { try? JSONReader().read(Array($0.utf8)) }?.object
+                let text = step[RecipeStepTable.extras]
+                let extras = text.flatMap(StoredJSON.read)?.object
+                if text != nil, extras == nil { record.unreadable.append("\(RecipeStepTable.table).\(RecipeStepTable.extras.name)") }
                 return RecipeRecord.Step(title: step[RecipeStepTable.title], instruction: step[RecipeStepTable.instruction],
                                          section: extras?["section"]?.string)
             }

@@ -92,6 +92,7 @@ package enum PaprikaRecipe {
             let content = JSONWriter.string(.object(object), sortedKeys: true)
             object["hash"] = .string(Hex.lowercase(SHA256.hash(data: Array(content.utf8))))
         }
+        for column in recipe.unreadable { fidelity?.dropped(column, why: "not JSON: a damaged row, carried as stored in the tables") }
         fidelity?.wrote("recipes")
         return object
     }

@@ -61,8 +61,9 @@ package enum SchemaOrgRecipe {
         if !recipe.parameters.isEmpty {
             fidelity?.coarsened("recipe_parameter", as: "recipeIngredient", why: "a line \"name: value unit\" each, after the ingredients")
         }
-        node["recipeInstructions"] = Self.instructions(recipe) ?? .array([])
-        if Self.instructions(recipe) != nil {
+        let instructions = Self.instructions(recipe)
+        node["recipeInstructions"] = instructions ?? .array([])
+        if instructions != nil {
             fidelity?.kept(recipe.steps.isEmpty ? "\(Column.table).\(Column.instructions.name)" : "recipe_step", as: "recipeInstructions")
         }
         let images = recipe.images.compactMap(imageURL)
@@ -83,6 +84,7 @@ package enum SchemaOrgRecipe {
         }
         fidelity?.dropped("reference_link", why: "schema.org's Recipe has one url, which is the source", recipe.linkCount > 0 ? 1 : 0)
         fidelity?.dropped("\(Column.table).\(Column.isFavorite.name)", why: "no schema.org property", recipe[Column.isFavorite] == "1" ? 1 : 0)
+        for column in recipe.unreadable { fidelity?.dropped(column, why: "not JSON: a damaged row, carried as stored in the tables") }
         fidelity?.wrote("recipes")
         return node
     }
