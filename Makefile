@@ -31,6 +31,9 @@ test: setup
 # shell and tar/sha256sum; then the store cases: the same logs converted from a SwiftData store,
 # dumped against sqlite3 -json, and converted at 4×N for memory (release build; many minutes at
 # the default million records).
+# Then second runs: the same logs converted again into the store holding them (as JSON, with a
+# tenth of them changed, as a SwiftData store), a bundle merged into a store holding all or half
+# of them, each against its first run, and the same again at 4×N for growth.
 # Last, FORMAT_N schema.org recipes made from the corpus's JSON-LD, as NDJSON and as one @graph.
 N ?= 1000000
 RUNS ?= 3
@@ -38,6 +41,7 @@ FORMAT_N ?= 100000
 bench: release
 	python3 scripts/bench.py --records $(N) --runs $(RUNS)
 	python3 scripts/bench_store.py --records $(N) --runs $(RUNS)
+	python3 scripts/bench_again.py --records $(N) --runs $(RUNS)
 	python3 scripts/bench_formats.py --records $(FORMAT_N)
 
 # Peak memory of convert at N and at 4×N records, and its growth (minutes; 3 GB of generated data).

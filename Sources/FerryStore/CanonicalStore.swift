@@ -25,7 +25,11 @@ public final class CanonicalStore: @unchecked Sendable {
     ///   crash loses only the temporary file): no syncs while writing, the journal in memory, and
     ///   a larger page cache (32 MB), which random UUID keys need when they go in row by row (a
     ///   new store builds its log keys at the end instead).
-    public init(path: String, readOnly: Bool = false, bulk: Bool = false) throws {
+    /// - Parameter workingCopy: for a copy of a store that replaces it only once written whole
+    ///   and checked (``StoreFiles/changeThroughCopy(_:at:backup:thoroughCheck:workingCopy:backedUp:_:)``):
+    ///   a crash or a failure throws the copy away, so no syncs and a larger page cache (32 MB),
+    ///   and no journal unless the change rolls parts of itself back.
+    public init(path: String, readOnly: Bool = false, bulk: Bool = false, workingCopy: WorkingCopy? = nil) throws {
         self.path = path
         var status = stat()
         if stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
@@ -45,6 +49,12 @@ public final class CanonicalStore: @unchecked Sendable {
                 try db.execute(sql: "PRAGMA synchronous = OFF; PRAGMA journal_mode = MEMORY; PRAGMA cache_size = -32768")
             }
         }
+        if let workingCopy {
+            configuration.prepareDatabase { db in
+                let journal = workingCopy == .rollingBackRecords ? "TRUNCATE" : "OFF"
+                try db.execute(sql: "PRAGMA synchronous = OFF; PRAGMA journal_mode = \(journal); PRAGMA cache_size = -32768")
+            }
+        }
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)
             let version = try queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") ?? 0 }
@@ -62,6 +72,13 @@ public final class CanonicalStore: @unchecked Sendable {
             // Creating the schema writes: a full disk must read as one, not as a bare I/O error.
             throw StoreError(error, path: path, activity: "opening", writing: !readOnly)
         }
+    }
+
+    /// How a working copy is written: whether its change rolls single records back
+    /// (`--keep-going`), which takes a rollback journal; without it the copy has none, and a
+    /// failed change leaves the copy to be thrown away.
+    public enum WorkingCopy: Sendable {
+        case wholeChange, rollingBackRecords
     }
 
     /// Whether the schema exists (a store opened read-only may be an empty file).
@@ -93,12 +110,23 @@ public final class CanonicalStore: @unchecked Sendable {
     }
 
     private func copyFile(to destination: String) throws {
+        if let failure = try Self.copyFile(of: queue, at: path, to: destination, compared: false) {
+            throw StoreError(.cannotCreate("copying \(path): \(failure)"), path: destination)
+        }
+    }
+
+    /// Copies a database in a rollback journal's mode byte for byte in the kernel, under SQLite's
+    /// shared lock taken through `queue` (no writer changes the file meanwhile).
+    /// - Parameter compared: read both files again under the same lock and compare them: the
+    ///   copy is then known to be the database, every byte of it.
+    /// - Returns: why the copy failed (it is removed then), or nil.
+    static func copyFile(of queue: DatabaseQueue, at path: String, to destination: String, compared: Bool) throws -> String? {
         // Both files are opened before the lock is taken and closed after it is released: closing
         // any descriptor of a file drops every POSIX lock the process holds on it, SQLite's too.
         let source = open(path, O_RDONLY | O_CLOEXEC)
         guard source >= 0 else { throw StoreError(.cannotCreate("cannot read the store: \(String(cString: strerror(errno)))"), path: path) }
         defer { closeDescriptor(source) }
-        let target = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let target = open(destination, (compared ? O_RDWR : O_WRONLY) | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard target >= 0 else { throw StoreError(.cannotCreate("cannot create the copy: \(String(cString: strerror(errno)))"), path: destination) }
         defer { closeDescriptor(target) }
         var complete = false
@@ -113,10 +141,15 @@ public final class CanonicalStore: @unchecked Sendable {
             }
             var status = stat()
             guard fstat(source, &status) == 0, Int64(status.st_size) == copied else { return "the store changed size while being copied" }
-            return nil
+            guard compared else { return nil }
+            switch SystemCall.sameContents(source, target) {
+            case true?: return nil
+            case false?: return "the copy's bytes differ from the store's"
+            case nil: return "cannot read the copy back: \(SystemCall.errorText())"
+            }
         }
-        if let failure { throw StoreError(.cannotCreate("copying \(path): \(failure)"), path: destination) }
-        complete = true
+        if failure == nil { complete = true }
+        return failure
     }
 
     /// Closes the file; the store cannot be used afterwards.
@@ -217,6 +250,10 @@ public enum CanonicalTables {
     }
 
     public static let all = declarations.map(\.table)
+
+    /// The tables of a canonical store that are not canonical: GRDB's record of migrations and
+    /// Ferry's digests of records (``RecordDigests``). Said as SQL, for `name NOT IN (…)`.
+    public static let internalTablesSQL = "'grdb_migrations', 'ferry_record_digest', 'ferry_record_digest_stamp'"
 }
 
 /// `close(2)`, which `CanonicalStore.close()` hides inside the class.

@@ -27,6 +27,25 @@ extension SystemCall {
         #endif
     }
 
+    /// Whether two files hold the same bytes, read from their starts; nil with errno set when
+    /// one cannot be read.
+    public static func sameContents(_ first: Int32, _ second: Int32) -> Bool? {
+        let size = 1 << 20
+        let one = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+        let other = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+        defer {
+            one.deallocate()
+            other.deallocate()
+        }
+        guard lseek(first, 0, SEEK_SET) == 0, lseek(second, 0, SEEK_SET) == 0 else { return nil }
+        while true {
+            let count = readFully(first, into: one), otherCount = readFully(second, into: other)
+            if count < 0 || otherCount < 0 { return nil }
+            guard count == otherCount, memcmp(one.baseAddress!, other.baseAddress!, count) == 0 else { return false }
+            if count < size { return true }
+        }
+    }
+
     static func copyByLoop(from source: Int32, to target: Int32) -> Int64 {
         let size = 1 << 20
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)

@@ -56,10 +56,13 @@ import Testing
         let imported = path("imported.ferry")
         _ = try BundleImporter().importBundle(bundle, into: imported)
         var before = try TableContents(path: old), after = try TableContents(path: imported)
-        before.tables["grdb_migrations"] = nil
-        after.tables["grdb_migrations"] = nil
+        // Ferry's own tables are made by the migrations the import runs (the digests' empty).
+        for table in ["grdb_migrations", "ferry_record_digest", "ferry_record_digest_stamp"] {
+            before.tables[table] = nil
+            after.tables[table] = nil
+        }
         #expect(before == after, "\(before.differences(from: after))")
-        #expect(try UntrustedStore.checkSchema(imported) == 2)
+        #expect(try UntrustedStore.checkSchema(imported) == CanonicalStore.schemaVersion)
         #expect(try StoreFixtures.integrityProblems(imported) == [])
 
         let merged = try BundleImporter(merge: true).importBundle(bundle, into: current)

@@ -1,6 +1,7 @@
 import FerryArchive
 import FerryCanonical
 import FerryConvert
+import FerryStore
 import FerryJSON
 import FerryTestSupport
 import FerryTestTraits
@@ -214,7 +215,7 @@ import Testing
 
     /// Every table's rows but the runs', every column quoted, in a stable order.
     static func tables(_ store: String) throws -> [String] {
-        try StoreFixtures.strings(store, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN ('import_run', 'grdb_migrations') ORDER BY name")
+        try StoreFixtures.strings(store, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN ('import_run', \(CanonicalTables.internalTablesSQL)) ORDER BY name")
             .flatMap { table in
                 let columns = try StoreFixtures.strings(store, "SELECT name FROM pragma_table_info('\(table)')")
                 let row = columns.map { "quote(\($0))" }.joined(separator: " || '|' || ")

@@ -33,7 +33,7 @@ import Testing
             let joined = parts[0] + parts.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
             return upper ? joined.prefix(1).uppercased() + joined.dropFirst() : joined
         }
-        let tables = try queue.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations'") }
+        let tables = try queue.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN (\(CanonicalTables.internalTablesSQL))") }
         #expect(Set(model.entities.map(\.name)) == Set(tables.map { camel($0, upper: true) }))
         for table in tables {
             let entity = try #require(model.entity(named: camel(table, upper: true)))

@@ -94,8 +94,10 @@ import Testing
         let (path, _) = try convert()
         let first = try TableContents(path: path)
         let (_, again) = try convert()
+        // The digests' stamp moves with the commit; every other row stays.
         let second = try TableContents(path: path)
-        #expect(first == second, "\(first.differences(from: second))")
+        #expect(first.withoutFerrysOwnTables == second.withoutFerrysOwnTables, "\(first.differences(from: second))")
+        #expect(first.tables["ferry_record_digest"] == second.tables["ferry_record_digest"])
         let backup = try #require(again.backup)
         #expect(backup.hasPrefix(path + ".backups/samples-") && backup.hasSuffix(".ferry"))
         #expect(try TableContents(path: backup) == first)

@@ -48,7 +48,7 @@ import Testing
         let queue = try DatabaseQueue(path: path)
         defer { try? queue.close() }
         try queue.read { (db: Database) throws in
-            #expect(try Int.fetchOne(db, sql: "PRAGMA user_version") == 2)
+            #expect(try Int.fetchOne(db, sql: "PRAGMA user_version") == CanonicalStore.schemaVersion)
             #expect(try Row.fetchAll(db, sql: "SELECT CAST(rowid AS TEXT), id, title, extras FROM log ORDER BY rowid").map { [$0[0], $0[1], $0[2], $0[3]] as [String] }
                     == [["3", Self.logB, "Second", #"{"grinder":"C40"}"#], ["7", Self.logA, "First", #"{"grinder":"C40"}"#]])
             #expect(try String.fetchAll(db, sql: "SELECT parameters FROM log_snapshot WHERE log_id = ?", arguments: [Self.logA]) == [#"{"dose":15}"#])
@@ -60,7 +60,7 @@ import Testing
             #expect(try String.fetchAll(db, sql: "SELECT name FROM pragma_index_list('log') WHERE \"unique\"") == ["log_id"])
         }
         // The rebuilt file's schema is the one a new store has: a bundle of either passes the same check.
-        #expect(try UntrustedStore.checkSchema(path) == 2)
+        #expect(try UntrustedStore.checkSchema(path) == CanonicalStore.schemaVersion)
     }
 
     /// New stores get 16 KiB pages (a quarter of the reads and writes of a bulk load); a store

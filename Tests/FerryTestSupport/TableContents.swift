@@ -29,6 +29,14 @@ public struct TableContents: Equatable, CustomStringConvertible {
         try queue.close()
     }
 
+    /// The same without Ferry's own tables (`ferry_…`: the record digests and their stamp, which
+    /// moves with every commit): the canonical rows, and GRDB's migrations.
+    public var withoutFerrysOwnTables: TableContents {
+        var copy = self
+        copy.tables = tables.filter { !$0.key.hasPrefix("ferry_") }
+        return copy
+    }
+
     public var description: String {
         tables.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.count) rows" }.joined(separator: ", ")
     }

@@ -25,6 +25,16 @@ extension ConversionReport {
         let parts = report.counts.filter { !["recipe", "project", "log", "catalog_item", "import_run"].contains($0.key) && $0.value > 0 }
             .sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
         lines.append("ferry: \(verb) \(main.joined(separator: ", ")) to \(report.store)" + (parts.isEmpty ? "" : " (with \(parts.joined(separator: ", ")))"))
+        // Said only when the store held records already: into a new one every record is new.
+        if report.changes.values.contains(where: { $0.changed + $0.unchanged > 0 }) {
+            let said = [("new", \RecordChanges.new), ("changed", \.changed), ("unchanged, not written again", \.unchanged)].compactMap { label, path in
+                let tables = ["recipe", "project", "log"].compactMap { table in
+                    (report.changes[table]?[keyPath: path]).flatMap { $0 > 0 ? "\($0) \(table)" : nil }
+                }
+                return tables.isEmpty ? nil : "\(label): \(tables.joined(separator: ", "))"
+            }
+            lines.append("ferry: \(said.joined(separator: "; "))")
+        }
         if let coreData = report.coreData {
             let objects = coreData.objects.values.reduce(0, +)
             let entities = coreData.objects.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }

@@ -87,8 +87,12 @@ public struct ConversionReport: Sendable, Encodable {
     public var dryRun: Bool
     public var inputs: [Input] = []
     public var skipped: [Skipped] = []
-    /// Rows written (or that would be, with --dry-run) per canonical table.
+    /// Rows of the inputs per canonical table: written (or that would be, with --dry-run), or
+    /// found in the store as they are.
     public var counts: [String: Int] = [:]
+    /// Per record table (recipe, project, log): how many records were new to the store, changed
+    /// (written again) or unchanged (found as they are, not written).
+    public var changes: [String: RecordChanges] = [:]
     public var synthesized: [Synthesized] = []
     public var reconstructedSnapshots: [Reconstructed] = []
     public var danglingReferences: [Dangling] = []
@@ -157,5 +161,25 @@ public struct NotMappedTally: Sendable {
 
     public var entries: [CoreDataOutput.NotMapped] {
         counts.sorted { $0.key < $1.key }.map { CoreDataOutput.NotMapped(from: $0.key.from, count: $0.value, reason: $0.key.reason) }
+    }
+}
+
+/// What one conversion did with one table's records, judged against the store it wrote into.
+public struct RecordChanges: Sendable, Codable, Equatable {
+    /// Records whose id the store did not hold.
+    public var new = 0
+    /// Records the store held with other rows: written again.
+    public var changed = 0
+    /// Records the store held with exactly these rows: not written.
+    public var unchanged = 0
+
+    public init(new: Int = 0, changed: Int = 0, unchanged: Int = 0) {
+        (self.new, self.changed, self.unchanged) = (new, changed, unchanged)
+    }
+
+    public mutating func add(_ other: RecordChanges) {
+        new += other.new
+        changed += other.changed
+        unchanged += other.unchanged
     }
 }

@@ -105,6 +105,12 @@ public final class ReportBuilder: @unchecked Sendable {
         }
     }
 
+    public func changes(_ changes: [String: RecordChanges]) {
+        lock.withLock {
+            state.changes = changes.filter { $0.value != RecordChanges() }
+        }
+    }
+
     public func backup(_ path: String?) {
         lock.withLock {
             state.backup = path

@@ -67,7 +67,8 @@ public struct ConversionJob {
             let scratch = ScratchFiles.temporaryPath(purpose: "dry-run")
             defer { FileSync.removeDatabase(scratch) }
             if exists && !foreign { try StoreCopy.copy(store, to: scratch) }
-            let target = try CanonicalStore(path: scratch, bulk: true)
+            // A copy of a store is opened as the real run's working copy is; a new store as a new store.
+            let target = exists && !foreign ? try CanonicalStore(path: scratch, workingCopy: workingCopy) : try CanonicalStore(path: scratch, bulk: true)
             report.counts(try convert(scanned, into: target, report: report, run: run))
             try target.close()
         } else if exists && !foreign {
@@ -136,11 +137,15 @@ public struct ConversionJob {
         return nil
     }
 
+    /// With `keepGoing` a rejected record is rolled back alone, which takes a journal.
+    private var workingCopy: CanonicalStore.WorkingCopy { options.keepGoing ? .rollingBackRecords : .wholeChange }
+
     /// Converts into a copy of the existing store, checks it, backs the store up and renames the
     /// copy over it.
     private func rewrite(_ scanned: [ScannedInput], report: ReportBuilder, run: (version: String, inputs: JSONValue)) throws {
         let working = FileSync.temporaryPath(beside: store, purpose: "convert")
-        let counts = try StoreFiles.changeThroughCopy(store, at: working, backup: backup, thoroughCheck: false, backedUp: { report.backup($0) }) {
+        let counts = try StoreFiles.changeThroughCopy(store, at: working, backup: backup, thoroughCheck: false, workingCopy: workingCopy,
+                                                      backedUp: { report.backup($0) }) {
             try convert(scanned, into: $0, report: report, run: run)
         }
         report.counts(counts)

@@ -62,11 +62,11 @@ public struct StoreRestore: Sendable {
 /// File moves shared by restore and import: verified copies, recovery of
 /// unfinished transactions, publishing by rename.
 public enum StoreFiles {
-    /// Copies a store through SQLite's backup API, checks the copy and flushes it.
+    /// Copies a store (``StoreBackup/checkedCopy(_:to:counting:)``), checks the copy and flushes it.
     /// - Returns: the copy's rows per table.
     static func verifiedCopy(_ source: String, to destination: String, reportingAs store: String) throws -> [String: Int] {
         do {
-            let copy = try StoreBackup.checkedCopy(source, to: destination)
+            let copy = try StoreBackup.checkedCopy(source, to: destination, counting: true)
             guard copy.problems.isEmpty else { throw StoreError(.integrity(copy.problems), path: destination, activity: "copying \(source)") }
             guard copy.expected == copy.found else { throw StoreError(.backup("the copy's row counts differ from \(source)'s"), path: store) }
             try StoreSync.flush(destination)
@@ -133,8 +133,22 @@ public enum StoreFiles {
             // Best effort: only root may give a file away; the group may be one of the user's.
             _ = chown(replacement, status.st_uid, status.st_gid)
         }
-        try StoreSync.flush(replacement)
-        let taken = try backup.take(store, foreign: foreign)
+        // The replacement goes to disk while the backup is taken: side by side, the two take the
+        // longer of their times rather than the sum.
+        let flushing = BackgroundJob { try StoreSync.flush(replacement) }
+        let taken: TakenBackup
+        do {
+            taken = try backup.take(store, foreign: foreign)
+        } catch {
+            _ = flushing.failure
+            throw error
+        }
+        do {
+            try flushing.value()
+        } catch {
+            taken.discard()
+            throw error
+        }
         do {
             try settle(store)
             if let unchangedSince, try StoreState(of: store) != unchangedSince {
@@ -154,14 +168,15 @@ public enum StoreFiles {
     /// renamed over the store, refused if another process changed the store meanwhile. An error
     /// or an interruption leaves the store byte for byte as it was, and the copy gone.
     public static func changeThroughCopy<Result>(_ store: String, at working: String, backup: StoreBackup, thoroughCheck: Bool,
-                                                 backedUp: (String) -> Void, _ change: (CanonicalStore) throws -> Result) throws -> Result {
+                                                 workingCopy: CanonicalStore.WorkingCopy, backedUp: (String) -> Void,
+                                                 _ change: (CanonicalStore) throws -> Result) throws -> Result {
         var replaced = false
         defer { if !replaced { FileSync.removeDatabase(working) } }
         let before = try StoreState(of: store)
         try StoreCopy.copy(store, to: working)
         let result: Result
         do {
-            let target = try CanonicalStore(path: working)
+            let target = try CanonicalStore(path: working, workingCopy: workingCopy)
             result = try change(target)
             let problems = try target.check(thorough: thoroughCheck)
             try target.close()

@@ -46,7 +46,7 @@ public struct CanonicalCoreDataWriter {
         var counts: [String: Int] = [:]
         do {
             try queue.read { db in
-                let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations'")
+                let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN (\(CanonicalTables.internalTablesSQL))")
                 for table in tables where model.entity(named: Self.entityName(ofTable: table)) == nil {
                     throw CoreDataWriteError(kind: .unsupported("the canonical table \(table), which the model has no entity for"), file: path)
                 }

@@ -31,6 +31,8 @@ extension StoreSession {
                 guard Self.linkFields.contains(where: { $0.0 == table && $0.1 == field }),
                       let text = try String.fetchOne(db, sql: "SELECT extras FROM \(table) WHERE id = ?", arguments: [id])
                 else { continue }
+                // The record's rows are no longer the ones its digest was taken of.
+                if let digested = RecordDigests.table(named: table) { try RecordDigests.forget(digested, id: id, db: db) }
                 guard var extras = try? JSONReader().read(Array(text.utf8)).object else {
                     // Text SQLite holds as JSON but Ferry's reader refuses (deeper than it reads,
                     // say) is changed by SQLite alone, never replaced.

@@ -44,6 +44,39 @@ struct RowTape {
         records.append(source)
     }
 
+    /// Where the tape ends now: the rows taken after it are one record's (``digest(since:)``).
+    struct Mark {
+        fileprivate let bytes, values, rows, records: Int
+    }
+
+    var mark: Mark { Mark(bytes: bytes.count, values: values.count, rows: rows.count, records: records.count) }
+
+    /// Forgets the rows taken since `mark`: a record found in the store as it is.
+    mutating func rewind(to mark: Mark) {
+        bytes.removeSubrange(mark.bytes...)
+        values.removeSubrange(mark.values...)
+        rows.removeSubrange(mark.rows...)
+        records.removeSubrange(mark.records...)
+    }
+
+    /// A digest of the rows taken since `mark`: their tables and columns, and every value, bit
+    /// for bit. The same record converted again gives the same digest on any machine.
+    func digest(since mark: Mark) -> Int64 {
+        var hasher = RowDigestHasher()
+        for row in rows[mark.rows...] { hasher.combine(row.shape.digestSeed) }
+        for value in values[mark.values...] {
+            switch value {
+            case .null: hasher.combine(0)
+            case .integer(let integer): hasher.combine(1); hasher.combine(UInt64(bitPattern: integer))
+            case .real(let real): hasher.combine(2); hasher.combine(real.bitPattern)
+            case .text(_, let count): hasher.combine(3); hasher.combine(UInt64(count))
+            case .blob(_, let count): hasher.combine(4); hasher.combine(UInt64(count))
+            }
+        }
+        bytes.withUnsafeBufferPointer { hasher.combine(bytes: UnsafeBufferPointer(rebasing: $0[mark.bytes...])) }
+        return Int64(bitPattern: hasher.finalize())
+    }
+
     /// Forgets every row, keeping the buffers as large as they have grown.
     mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)

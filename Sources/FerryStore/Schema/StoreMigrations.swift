@@ -4,7 +4,7 @@ import GRDB
 /// changes come as new migrations. `PRAGMA user_version` follows the number of migrations.
 /// Specification: `Formats/canonical-schema.md`; Core Data mirror: `Formats/canonical/Ferry.xcdatamodeld`.
 enum StoreMigrations {
-    static let identifiers = ["v1-canonical", "v2-log-keys"]
+    static let identifiers = ["v1-canonical", "v2-log-keys", "v3-record-digests"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -16,6 +16,10 @@ enum StoreMigrations {
         migrator.registerMigration("v2-log-keys") { db in
             try db.execute(sql: v2)
             try db.execute(sql: "PRAGMA user_version = 2")
+        }
+        migrator.registerMigration("v3-record-digests") { db in
+            try db.execute(sql: v3)
+            try db.execute(sql: "PRAGMA user_version = 3")
         }
         return migrator
     }
@@ -230,5 +234,18 @@ enum StoreMigrations {
         DROP TABLE log_snapshot;
         ALTER TABLE log_snapshot_v2 RENAME TO log_snapshot;
         CREATE UNIQUE INDEX log_snapshot_log ON log_snapshot(log_id);
+        """
+
+    /// Ferry's own tables, beside the canonical ones (``RecordDigests``): a digest of each
+    /// record's rows as the last conversion wrote them, by the record's table (1 recipe, 2 project,
+    /// 3 log) and rowid, so that converting the same input again skips the records it would write
+    /// unchanged; and the SQLite change counter the file had when they were written, so that a
+    /// store changed since by anything else has its digests ignored.
+    static let v3 = """
+        CREATE TABLE ferry_record_digest (
+          record_table INTEGER NOT NULL, row INTEGER NOT NULL, digest INTEGER NOT NULL,
+          PRIMARY KEY (record_table, row)
+        ) WITHOUT ROWID, STRICT;
+        CREATE TABLE ferry_record_digest_stamp (change_counter INTEGER NOT NULL) STRICT;
         """
 }

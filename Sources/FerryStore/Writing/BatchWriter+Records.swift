@@ -17,15 +17,19 @@ extension BatchWriter {
         (NameTables.projectTag.table, NameTables.projectTag.owner), (NameTables.projectTechnique.table, NameTables.projectTechnique.owner),
         (ReferenceLinkTable.table, ReferenceLinkTable.projectID), (AttachmentTable.table, AttachmentTable.projectID),
     ]
+    /// A log's snapshot is upserted in place by its log's id rather than deleted and inserted
+    /// again (a changed log dirtied four more pages of the file); only a log that has no snapshot
+    /// any more has it deleted.
     private static let logParts = [
-        (LogSnapshotTable.row.table, LogSnapshotTable.logID), (MaterialLineTable.table, MaterialLineTable.logID),
+        (MaterialLineTable.table, MaterialLineTable.logID),
         (NameTables.logTag.table, NameTables.logTag.owner), (NameTables.logTechnique.table, NameTables.logTechnique.owner),
         (AttachmentTable.table, AttachmentTable.logID),
     ]
+    private static let logPartsAndSnapshot = logParts + [(LogSnapshotTable.row.table, LogSnapshotTable.logID)]
 
     mutating func write(_ recipe: Recipe, db: Database) throws {
+        let mark = tapeMark
         begin(recipe.source)
-        for (table, owner) in Self.recipeParts { try delete(table, where: owner, recipe.id, db: db) }
         add(RowShapes.recipe, recipe)
         for (position, parameter) in recipe.parameters.enumerated() {
             add(RowShapes.recipeParameter, .init(recipe: recipe.id, position: position, parameter: parameter))
@@ -38,12 +42,13 @@ extension BatchWriter {
         addNames(recipe.tags, NameTables.recipeTag, id: recipe.id)
         addReferences(recipe.references, owner: ReferenceLinkTable.recipeID, id: recipe.id)
         addAttachments(recipe.attachments, owner: AttachmentTable.recipeID, id: recipe.id)
+        guard try judge(.recipe, id: recipe.id, since: mark, parts: Self.recipeParts, db: db) else { return }
         try play(db: db)
     }
 
     mutating func write(_ project: Project, db: Database) throws {
+        let mark = tapeMark
         begin(project.source)
-        for (table, owner) in Self.projectParts { try delete(table, where: owner, project.id, db: db) }
         add(RowShapes.project, project)
         for step in project.steps {
             add(RowShapes.projectStep, Owned(owner: project.id, part: step))
@@ -54,23 +59,33 @@ extension BatchWriter {
         addNames(project.techniques, NameTables.projectTechnique, id: project.id)
         addReferences(project.references, owner: ReferenceLinkTable.projectID, id: project.id)
         addAttachments(project.attachments, owner: AttachmentTable.projectID, id: project.id)
+        guard try judge(.project, id: project.id, since: mark, parts: Self.projectParts, db: db) else { return }
         try play(db: db)
     }
 
-    mutating func write(_ log: Log, db: Database) throws {
-        for (table, owner) in Self.logParts { try delete(table, where: owner, log.id, db: db) }
-        take(log)
-        try play(db: db)
+    /// - Parameter stored: what the store holds of the log, when it was looked up already
+    ///   (``RecordDigests/storedInKeyOrder(_:ids:db:)``).
+    mutating func write(_ log: Log, stored: RecordDigests.Stored? = nil, db: Database) throws {
+        let written = try withUnsafePointer(to: log) { log in
+            let mark = tapeMark
+            takeRows(log)
+            let parts = log.pointee.snapshot == nil ? Self.logPartsAndSnapshot : Self.logParts
+            return try judge(.log, id: log.pointee.id, since: mark, parts: parts, stored: stored, db: db)
+        }
+        if written { try play(db: db) }
     }
 
-    /// Takes a log's rows onto the tape (a new store's: no old rows to delete first).
-    mutating func take(_ log: Log) {
-        withUnsafePointer(to: log) { take($0) }
-    }
-
-    /// As ``take(_:)-(Log)``, the log read where it lies: a log handed over by value was copied
-    /// first, a retain and a release of each of its strings (``LogRowTaker`` takes millions).
+    /// Takes a log's rows onto the tape, and its digest's, in a new store (no old rows to compare
+    /// or delete), the log read where it lies: a log handed over by value was copied first, a
+    /// retain and a release of each of its strings (``LogRowTaker`` takes millions).
     mutating func take(_ log: UnsafePointer<Log>) {
+        assert(fresh, "rows are taken apart only into a store that was empty")
+        let mark = tapeMark
+        takeRows(log)
+        keep(.log, id: log.pointee.id, digest: digest(since: mark), new: true)
+    }
+
+    private mutating func takeRows(_ log: UnsafePointer<Log>) {
         begin(log.pointee.source)
         add(fresh ? RowShapes.newLog : RowShapes.log, log)
         if log.pointee.snapshot != nil { add(fresh ? RowShapes.newLogSnapshot : RowShapes.logSnapshot, log) }

@@ -26,6 +26,11 @@ struct BatchWriter {
     var activity: String? { (player.failedRecord ?? current).map { "writing \($0.entity) \($0.key ?? "")" } }
     /// The store held no records when the session began: nothing to replace, so no deletes.
     var fresh = false
+    /// Records new, changed and unchanged, by ``RecordDigests/Table`` (less one).
+    private var changes = [RecordChanges](repeating: RecordChanges(), count: RecordDigests.Table.allCases.count)
+    var changesByTable: [String: RecordChanges] {
+        Dictionary(uniqueKeysWithValues: RecordDigests.Table.allCases.map { ($0.name, changes[$0.rawValue - 1]) })
+    }
 
     /// Runs one record's writes in a savepoint, so that with `keepGoing` a failure loses only it.
     /// - Returns: whether the record was written (false: it was rejected and reported).
@@ -37,7 +42,7 @@ struct BatchWriter {
             try body(&self)
             return true
         }
-        let saved = (written, tallies)
+        let saved = (written, tallies, changes)
         try db.execute(sql: "SAVEPOINT record")
         do {
             try body(&self)
@@ -46,7 +51,7 @@ struct BatchWriter {
         } catch let error as DatabaseError {
             try db.execute(sql: "ROLLBACK TO SAVEPOINT record")
             try db.execute(sql: "RELEASE SAVEPOINT record")
-            (written, tallies) = saved
+            (written, tallies, changes) = saved
             report?.rejected(ConversionError(.invalidValue("cannot be stored: \(error.message ?? "\(error.resultCode)")"),
                                              at: RecordLocation(file: source.file, key: source.key)))
             return false
@@ -86,7 +91,53 @@ struct BatchWriter {
     mutating func absorbCounts(of other: BatchWriter) {
         tallies.merge(other.tallies) { mine, theirs in (mine.table, mine.count + theirs.count) }
         written.merge(other.written) { mine, theirs in mine.union(theirs) }
+        for index in changes.indices { changes[index].add(other.changes[index]) }
     }
+
+    /// Where the rows taken next begin: one record's rows are judged together (``judge(_:id:since:parts:db:)``).
+    var tapeMark: RowTape.Mark { tape.mark }
+
+    /// Decides whether the rows taken since `mark`, record `id`'s of `table`, are written: into a
+    /// store that holds the record with the same digest they are forgotten; one that holds it with
+    /// other rows has its parts (`parts`) deleted first. The record's digest is taken to be kept
+    /// with its rows.
+    /// - Returns: whether there are rows to play.
+    mutating func judge(_ table: RecordDigests.Table, id: String, since mark: RowTape.Mark,
+                        parts: [(String, CanonicalColumn)], stored: RecordDigests.Stored? = nil, db: Database) throws -> Bool {
+        let digest = tape.digest(since: mark)
+        guard !fresh else {
+            keep(table, id: id, digest: digest, new: true)
+            return true
+        }
+        switch try stored ?? RecordDigests.stored(table, id: id, db: db) {
+        case .absent:
+            keep(table, id: id, digest: digest, new: true)
+        case .present(_, let kept) where kept == digest:
+            changes[table.rawValue - 1].unchanged += 1
+            tape.rewind(to: mark)
+            return false
+        case .present:
+            for (part, owner) in parts { try delete(part, where: owner, id, db: db) }
+            keep(table, id: id, digest: digest, new: false)
+        }
+        return true
+    }
+
+    /// Counts a record written and takes the row keeping its digest.
+    mutating func keep(_ table: RecordDigests.Table, id: String, digest: Int64, new: Bool) {
+        if new { changes[table.rawValue - 1].new += 1 } else { changes[table.rawValue - 1].changed += 1 }
+        if fresh && table == .log {
+            _ = tape.add(RecordDigests.ofLastLog) { $0.add(digest) }
+        } else {
+            _ = tape.add(RecordDigests.byID[table].unsafelyUnwrapped) { row in
+                row.add(id)
+                row.add(digest)
+            }
+        }
+    }
+
+    /// The digest of the rows taken since `mark`.
+    func digest(since mark: RowTape.Mark) -> Int64 { tape.digest(since: mark) }
 
     /// Takes one row of a canonical table, bound from `record` as the table declares, and counts it.
     mutating func add<Record>(_ shape: TableShape<Record>, _ record: Record) {

@@ -44,13 +44,15 @@ extension CanonicalStore {
                 if !deferred.isEmpty { try db.execute(sql: "PRAGMA foreign_keys = OFF") }
                 defer { if !deferred.isEmpty { try? db.execute(sql: "PRAGMA foreign_keys = ON") } }
                 try db.inTransaction {
+                    // Read before anything is written: the file's header is still the last commit's.
+                    let counter = try RecordDigests.begin(db, path: path)
                     try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
                     // Every row this session writes is bound by `RowBinder`, which holds each value to
                     // its column's CHECK in Swift (``ColumnRules``); SQLite evaluating them again took
                     // half of a conversion's SQL time. Only this session's statements skip them.
                     try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
                     defer { try? db.execute(sql: "PRAGMA ignore_check_constraints = OFF") }
-                    let session = StoreSession(db: db, report: report, keepGoing: keepGoing, fresh: fresh)
+                    let session = try StoreSession(db: db, report: report, keepGoing: keepGoing, fresh: fresh)
                     session.refusesDuplicateLogs = deferred.contains { isUnique($0) }
                     defer { session.stopTakingLogs() }
                     defer { activity = phase ?? session.writer.activity }
@@ -73,7 +75,9 @@ extension CanonicalStore {
                         phase = "checking foreign keys"
                         throw StoreError(.integrity([dangling]), path: path, activity: phase)
                     }
+                    try RecordDigests.stamp(db, counter: counter)
                     counts = session.writer.counts
+                    report?.changes(session.writer.changesByTable)
                     return .commit
                 }
             }

@@ -17,19 +17,28 @@ class UpsertShape: @unchecked Sendable {
     /// (``TableRow``), and reading a class's array from each retained and released it. Shapes
     /// are made once and never freed (they are static), so neither is this.
     let ruleBuffer: UnsafeBufferPointer<ColumnRule?>
+    /// The table and its columns, hashed into a record's digest (``RowTape/digest(since:)``): the
+    /// same for an upsert and a plain insert of the same rows.
+    let digestSeed: UInt64
 
     /// - Parameter conflict: the key that decides a conflict; nil for a plain insert.
-    init(_ table: String, _ columns: [String], rules: [ColumnRule?]? = nil, conflict: [String]?, shared: Bool = false) {
+    convenience init(_ table: String, _ columns: [String], rules: [ColumnRule?]? = nil, conflict: [String]?, shared: Bool = false) {
+        self.init(table, columns, sql: Self.upsert(table, columns, conflict: conflict), rules: rules, conflict: conflict, shared: shared)
+    }
+
+    static func upsert(_ table: String, _ columns: [String], conflict: [String]?) -> String {
+        let insert = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+        guard let conflict else { return insert }
+        let updates = columns.filter { !conflict.contains($0) }.map { "\($0) = excluded.\($0)" }
+        return insert + " ON CONFLICT(\(conflict.joined(separator: ", "))) DO " + (updates.isEmpty ? "NOTHING" : "UPDATE SET \(updates.joined(separator: ", "))")
+    }
+
+    /// A statement of its own, binding `columns` in order.
+    init(_ table: String, _ columns: [String], sql: String, rules: [ColumnRule?]? = nil, conflict: [String]? = nil, shared: Bool = false) {
         self.table = table
         self.columns = columns
-        let insert = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
-        if let conflict {
-            let updates = columns.filter { !conflict.contains($0) }.map { "\($0) = excluded.\($0)" }
-            sql = insert + " ON CONFLICT(\(conflict.joined(separator: ", "))) DO "
-                + (updates.isEmpty ? "NOTHING" : "UPDATE SET \(updates.joined(separator: ", "))")
-        } else {
-            sql = insert
-        }
+        self.sql = sql
+        digestSeed = RowDigestHasher.text(([table] + columns).joined(separator: "\u{1F}"))
         precondition(!shared || conflict?.count == 1, "a shared table is counted by a one-column key")
         sharedKeyIndex = shared ? conflict.flatMap { columns.firstIndex(of: $0[0]) }.map { Int32($0 + 1) } : nil
         let rules = rules ?? columns.map { _ in nil }
@@ -52,7 +61,9 @@ final class TableShape<Record>: UpsertShape, @unchecked Sendable {
     init(_ row: TableRow<Record>, key: [CanonicalColumn]? = nil, plainInsert: Bool = false, shared: Bool = false) {
         self.row = row
         let conflict = plainInsert ? nil : (key ?? Array(row.columns.prefix(1))).map(\.name)
-        super.init(row.table, row.columns.map(\.name), rules: row.columns.map(\.rule), conflict: conflict, shared: shared)
+        let columns = row.columns.map(\.name)
+        super.init(row.table, columns, sql: Self.upsert(row.table, columns, conflict: conflict), rules: row.columns.map(\.rule),
+                   conflict: conflict, shared: shared)
     }
 }
 

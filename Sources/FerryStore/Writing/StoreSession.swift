@@ -30,17 +30,21 @@ public final class StoreSession {
     /// (a million logs naming recipes that never come would otherwise cost two queries each).
     private var writtenRecipes: Set<String> = []
     private var writtenProjects: Set<String> = []
+    /// Whether a recipe or a project is in the store: held before the session, or written by it.
+    /// Without one, every parked link dangles, and they are counted without a pass.
+    private var holdsTargets: Bool
     /// Takes the logs' rows on a thread of its own (``takeLogsApart()``).
     private var logTaker: LogRowTaker?
     /// The store was empty, so the key of its logs is built after the rows: a duplicate log id
     /// fails the session then (``StoreError/Kind/duplicateKey(_:)``) without being claimed first.
     public internal(set) var refusesDuplicateLogs = false
 
-    init(db: Database, report: ReportBuilder?, keepGoing: Bool, fresh: Bool) {
+    init(db: Database, report: ReportBuilder?, keepGoing: Bool, fresh: Bool) throws {
         self.db = db
         self.report = report
         self.keepGoing = keepGoing
         writer.fresh = fresh
+        holdsTargets = try !fresh && Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(RecipeTable.table)) OR EXISTS (SELECT 1 FROM \(ProjectTable.table))") == true
     }
 
     /// Writes a whole batch; it must already be linked.
@@ -58,19 +62,22 @@ public final class StoreSession {
             try writer.guarded(item.source, keepGoing: keepGoing, report: report, db: db) { try $0.write(item, db: db) }
         }
         for recipe in batch.recipes {
-            if try writer.guarded(recipe.source, keepGoing: keepGoing, report: report, db: db, { try $0.write(recipe, db: db) }), writer.fresh {
-                writtenRecipes.insert(recipe.id)
+            if try writer.guarded(recipe.source, keepGoing: keepGoing, report: report, db: db, { try $0.write(recipe, db: db) }) {
+                holdsTargets = true
+                if writer.fresh { writtenRecipes.insert(recipe.id) }
             }
         }
         for project in batch.projects {
             if try writer.guarded(project.source, keepGoing: keepGoing, report: report, db: db, { try $0.write(project, db: db) }) {
+                holdsTargets = true
                 if writer.fresh { writtenProjects.insert(project.id) }
             } else {
                 rejected.insert(project.id)
             }
         }
-        for log in batch.logs {
-            if try !writer.guarded(log.source, keepGoing: keepGoing, report: report, db: db, { try $0.write(log, db: db) }) {
+        let stored = writer.fresh || batch.logs.count < 2 ? nil : try RecordDigests.storedInKeyOrder(.log, ids: batch.logs.map(\.id), db: db)
+        for (index, log) in batch.logs.enumerated() {
+            if try !writer.guarded(log.source, keepGoing: keepGoing, report: report, db: db, { try $0.write(log, stored: stored?[index], db: db) }) {
                 rejected.insert(log.id)
             }
         }
@@ -174,11 +181,10 @@ public final class StoreSession {
     /// its id kept in `extras.danglingReferences`, and is reported.
     func settlePending() throws {
         guard parkedFile.count > 0 else { return }
-        // Into a store that was empty, the records this session wrote are the only ones: when it
-        // wrote no recipe and no project, no parked link has a record to find (a log file
-        // converted alone): only the links the report lists are read back, and two passes over a
-        // million parked links are spared.
-        let noTargets = writer.fresh && writtenRecipes.isEmpty && writtenProjects.isEmpty
+        // With no recipe and no project in the store (a log file converted alone, into a new
+        // store or again), no parked link has a record to find: only the links the report lists
+        // are read back, and two passes over a million parked links are spared.
+        let noTargets = !holdsTargets
         try loadParkedLinks(onlyListed: noTargets)
         if !noTargets {
             try settleLateTargets()
@@ -250,6 +256,7 @@ public final class StoreSession {
                 """,
                            arguments: [snapshot.title, snapshot.method, snapshot.kind, BatchWriter.json(snapshot.parameters),
                                        JSONWriter.string(.array(snapshot.reconstructedFields.map { .string($0) })), log])
+            try RecordDigests.forget(.log, id: log, db: db)
         }
         try restoreLateLinks()
     }
@@ -260,6 +267,9 @@ extension StoreSession: ExistingRecords {
     public func projectExists(_ id: String) throws -> Bool { try exists("project", id) }
 
     private func exists(_ table: String, _ id: String) throws -> Bool {
+        // A store with no recipe and no project: a million logs naming recipes that never come
+        // ask a million times.
+        guard holdsTargets else { return false }
         if writer.fresh { return (table == "recipe" ? writtenRecipes : writtenProjects).contains(id) }
         let key = table + id
         if let known = existsCache[key] { return known }
@@ -278,7 +288,7 @@ extension StoreSession: ExistingRecords {
 
     private func snapshot(_ kind: String, _ id: String, written: Set<String>,
                           query: (Database, String) throws -> LogSnapshot?) throws -> LogSnapshot? {
-        if writer.fresh, !written.contains(id) { return nil }
+        if !holdsTargets || writer.fresh && !written.contains(id) { return nil }
         if let cached = snapshotCache[kind + id] { return cached }
         let snapshot = try query(db, id)
         snapshotCache[kind + id] = snapshot

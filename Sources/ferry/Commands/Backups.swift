@@ -8,7 +8,7 @@ extension Ferry {
         static let configuration = CommandConfiguration(
             abstract: "Make a verified, timestamped copy of a store in STORE.backups/.",
             discussion: """
-                The copy is taken with SQLite's backup API, checked with PRAGMA integrity_check and row counts, flushed, \
+                The copy is taken under SQLite's shared lock, compared with the store byte for byte (a store in WAL mode: through SQLite's backup API, by row counts), checked with PRAGMA quick_check, flushed, \
                 and only then named; the oldest copies beyond --keep are removed after that.
 
                 Example:

@@ -1,0 +1,126 @@
+import FerryCanonical
+import FerryFiles
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// The digests of records' rows kept in the store (`ferry_record_digest`, schema v3). Converting
+/// into a store that holds a record, the digest of the rows it would write is compared with the
+/// one kept, and the record is written only when they differ: converting the same input again
+/// reads it and writes nearly nothing.
+///
+/// They are trusted only while the file's change counter is the one the last conversion left
+/// (SQLite adds one at every commit that changes the file, in a rollback journal's modes): a
+/// store changed since by anything else (an import, `sqlite3`, an app) or in WAL mode (whose
+/// commits leave the counter alone) has them all forgotten, and every record it holds is written
+/// again, as before there were digests.
+enum RecordDigests {
+    /// The tables whose records are digested, by the number `ferry_record_digest` keeps.
+    enum Table: Int, CaseIterable {
+        case recipe = 1, project = 2, log = 3
+
+        var name: String {
+            switch self {
+            case .recipe: RecipeTable.table
+            case .project: ProjectTable.table
+            case .log: LogTable.table
+            }
+        }
+    }
+
+    static func table(named name: String) -> Table? {
+        Table.allCases.first { $0.name == name }
+    }
+
+    /// What the store holds of a record.
+    enum Stored: Equatable {
+        case absent
+        /// Its row, and the digest of its rows when one is kept.
+        case present(row: Int64, digest: Int64?)
+    }
+
+    /// Forgets the digests unless the file is as the last conversion left it.
+    /// - Returns: the change counter the file will have once this session commits.
+    static func begin(_ db: Database, path: String) throws -> Int64? {
+        let stamp = try Int64.fetchOne(db, sql: "SELECT change_counter FROM ferry_record_digest_stamp")
+        guard let header = SQLiteHeader.changeCounter(path), !header.wal else {
+            if stamp != nil { try forgetAll(db) }
+            return nil
+        }
+        if stamp != Int64(header.counter) { try forgetAll(db) }
+        // The counter is four bytes and wraps; the commit adds one.
+        return Int64((header.counter &+ 1))
+    }
+
+    /// Says which change counter the digests are true for; in the session's transaction.
+    static func stamp(_ db: Database, counter: Int64?) throws {
+        try db.execute(sql: "DELETE FROM ferry_record_digest_stamp")
+        guard let counter else { return }
+        try db.execute(sql: "INSERT INTO ferry_record_digest_stamp (change_counter) VALUES (?)", arguments: [counter])
+    }
+
+    private static func forgetAll(_ db: Database) throws {
+        try db.execute(sql: "DELETE FROM ferry_record_digest; DELETE FROM ferry_record_digest_stamp")
+    }
+
+    /// Forgets one record's digest: its rows were changed after it was taken (a link settled late).
+    static func forget(_ table: Table, id: String, db: Database) throws {
+        try db.cachedStatement(sql: """
+            DELETE FROM ferry_record_digest WHERE record_table = \(table.rawValue)
+              AND row = (SELECT rowid FROM \(table.name) WHERE \(SharedColumns.id) = ?)
+            """).execute(arguments: [id])
+    }
+
+    /// The record `id` of `table` as the store holds it: one lookup of its key.
+    static func stored(_ table: Table, id: String, db: Database) throws -> Stored {
+        let statement = try db.cachedStatement(sql: """
+            SELECT t.rowid, d.digest FROM \(table.name) t
+            LEFT JOIN ferry_record_digest d ON d.record_table = \(table.rawValue) AND d.row = t.rowid
+            WHERE t.\(SharedColumns.id) = ?
+            """).sqliteStatement
+        defer { sqlite3_reset(statement) }
+        let bound = sqlite3_bind_text(statement, 1, id, -1, transient)
+        guard bound == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: bound), message: "binding a record's id") }
+        switch sqlite3_step(statement) {
+        case SQLITE_ROW:
+            let digest = sqlite3_column_type(statement, 1) == SQLITE_NULL ? nil : sqlite3_column_int64(statement, 1)
+            return .present(row: sqlite3_column_int64(statement, 0), digest: digest)
+        case SQLITE_DONE:
+            return .absent
+        case let code:
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.sqliteConnection.map { String(cString: sqlite3_errmsg($0)) })
+        }
+    }
+
+    /// ``stored(_:id:db:)`` of many records, looked up in the order of their keys, where one
+    /// lookup finds the pages the one before read: in the input's order, a million random UUIDs
+    /// went to a page of the key's index that was rarely the page cache's.
+    /// - Returns: what the store holds of each, in the order of `ids`.
+    static func storedInKeyOrder(_ table: Table, ids: [String], db: Database) throws -> [Stored] {
+        var stored = [Stored](repeating: .absent, count: ids.count)
+        // The key's index orders its text byte by byte, as `String` orders canonical UUIDs.
+        for index in ids.indices.sorted(by: { ids[$0] < ids[$1] }) {
+            stored[index] = try Self.stored(table, id: ids[index], db: db)
+        }
+        return stored
+    }
+
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    /// The row keeping a record's digest, its row found by its id (columns: id, digest).
+    static let byID = Dictionary(uniqueKeysWithValues: Table.allCases.map { table in
+        (table, UpsertShape("ferry_record_digest", [SharedColumns.id.name, "digest"], sql: """
+            INSERT INTO ferry_record_digest (record_table, row, digest)
+            VALUES (\(table.rawValue), (SELECT rowid FROM \(table.name) WHERE \(SharedColumns.id) = ?), ?)
+            ON CONFLICT (record_table, row) DO UPDATE SET digest = excluded.digest
+            """))
+    })
+
+    /// The same for a log just inserted into a store that was empty, whose key is built after the
+    /// rows (``CanonicalStore/session(report:keepGoing:run:_:)``): it is the last row of `log`.
+    static let ofLastLog = UpsertShape("ferry_record_digest", ["digest"], sql: """
+        INSERT INTO ferry_record_digest (record_table, row, digest)
+        VALUES (\(Table.log.rawValue), (SELECT max(rowid) FROM \(LogTable.table)), ?)
+        ON CONFLICT (record_table, row) DO UPDATE SET digest = excluded.digest
+        """)
+}
