@@ -62,8 +62,11 @@ public struct BundleImporter: Sendable {
         for (table, expected) in verification.counts where counts[table] != expected {
             throw BundleError(.unusableStore("bundle.json counts \(expected) \(table) rows, the store holds \(counts[table] ?? 0)"), path: bundle)
         }
-        // Bring an older snapshot up to this Ferry's schema, in staging.
-        try CanonicalStore(path: snapshot).close()
+        // Bring an older snapshot up to this Ferry's schema, in staging; its record digests
+        // came with the bundle, whose rows a later conversion must not take on trust.
+        let staged = try CanonicalStore(path: snapshot)
+        try staged.forgetRecordDigests()
+        try staged.close()
 
         let exists = FileManager.default.fileExists(atPath: store)
         var backupPath: String?

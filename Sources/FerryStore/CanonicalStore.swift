@@ -51,8 +51,10 @@ public final class CanonicalStore: @unchecked Sendable {
         }
         if let workingCopy {
             configuration.prepareDatabase { db in
-                let journal = workingCopy == .rollingBackRecords ? "TRUNCATE" : "OFF"
-                try db.execute(sql: "PRAGMA synchronous = OFF; PRAGMA journal_mode = \(journal); PRAGMA cache_size = -32768")
+                try db.execute(sql: "PRAGMA synchronous = OFF; PRAGMA cache_size = -32768")
+                // A store in WAL mode stays in it (its file alone is not the data, and the person chose it).
+                guard try String.fetchOne(db, sql: "PRAGMA journal_mode")?.lowercased() != "wal" else { return }
+                try db.execute(sql: "PRAGMA journal_mode = \(workingCopy == .rollingBackRecords ? "TRUNCATE" : "OFF")")
             }
         }
         do {
@@ -79,6 +81,16 @@ public final class CanonicalStore: @unchecked Sendable {
     /// failed change leaves the copy to be thrown away.
     public enum WorkingCopy: Sendable {
         case wholeChange, rollingBackRecords
+    }
+
+    /// Forgets the digests of records a store holds (``RecordDigests``): for a store that comes
+    /// from elsewhere, whose digests say nothing Ferry can hold its rows to.
+    public func forgetRecordDigests() throws {
+        do {
+            try queue.write { try RecordDigests.forgetAll($0) }
+        } catch let error as DatabaseError {
+            throw StoreError(error, path: path, activity: "forgetting its record digests", writing: true)
+        }
     }
 
     /// Whether the schema exists (a store opened read-only may be an empty file).

@@ -29,7 +29,10 @@ import Testing
         let result = try BundleImporter().importBundle(bundle, into: imported)
         #expect(result.backup == nil && !result.merged)
         let before = try TableContents(path: store), after = try TableContents(path: imported)
-        #expect(before == after, "\(before.differences(from: after))")
+        #expect(before.withoutFerrysOwnTables == after.withoutFerrysOwnTables, "\(before.differences(from: after))")
+        // The record digests came with the bundle: a later conversion must not take its rows on trust.
+        #expect(before.tables["ferry_record_digest"]?.isEmpty == false)
+        #expect(after.tables["ferry_record_digest"] == [] && after.tables["ferry_record_digest_stamp"] == [])
         #expect(try StoreFixtures.integrityProblems(imported) == [])
         // Nothing but the store is left beside it: the staging folder is gone.
         #expect(StoreFixtures.listing(directory.path).filter { $0.hasPrefix(".") } == [])
@@ -156,7 +159,7 @@ import Testing
         #expect(try BundleFixtures.entries(of: bundle).first?.name == "Données été 日本/bagit.txt")
         #expect(try BundleVerifier().verify(bundle).problems == [])
         _ = try BundleImporter().importBundle(bundle, into: path("Ziel ß.ferry"))
-        #expect(try TableContents(path: store) == TableContents(path: path("Ziel ß.ferry")))
+        #expect(try TableContents(path: store).withoutFerrysOwnTables == TableContents(path: path("Ziel ß.ferry")).withoutFerrysOwnTables)
     }
 
     @Test func mergeUpsertsByIdAndKeepsTheStoresOwnRows() throws {
@@ -199,7 +202,7 @@ import Testing
         let before = try TableContents(path: target)
         let result = try BundleImporter().importBundle(bundle, into: target)
         #expect(try TableContents(path: result.backup!) == before)
-        #expect(try TableContents(path: target) == TableContents(path: store))
+        #expect(try TableContents(path: target).withoutFerrysOwnTables == TableContents(path: store).withoutFerrysOwnTables)
     }
 
     @Test func anExistingBundleIsNeverOverwritten() throws {

@@ -183,7 +183,7 @@ import Testing
         #expect(summary.formats.isEmpty)
         #expect(try BundleVerifier().verify(bundle).problems == [])
         _ = try BundleImporter().importBundle(bundle, into: path("plain-imported.ferry"))
-        #expect(try TableContents(path: path("plain-imported.ferry")) == TableContents(path: store))
+        #expect(try TableContents(path: path("plain-imported.ferry")).withoutFerrysOwnTables == TableContents(path: store).withoutFerrysOwnTables)
 
         let full = path("full.tar.zst")
         _ = try BundleExporter().export(store: store, to: full)
@@ -192,7 +192,7 @@ import Testing
         let json = try JSONSerialization.jsonObject(with: Data(description.bytes)) as? [String: Any]
         #expect((json?["formats"] as? [String: Any])?["written"] as? [String] == ["schema-org", "paprika", "ics", "csv"])
         _ = try BundleImporter().importBundle(full, into: path("full-imported.ferry"))
-        #expect(try TableContents(path: path("full-imported.ferry")) == TableContents(path: store))
+        #expect(try TableContents(path: path("full-imported.ferry")).withoutFerrysOwnTables == TableContents(path: store).withoutFerrysOwnTables)
     }
 }
 

@@ -32,7 +32,7 @@ import Testing
 
         let imported = try ferry("import", bundle, "--to", path("copy.ferry"))
         #expect(imported.status == 0, "\(imported.stderr)")
-        #expect(try TableContents(path: store) == TableContents(path: path("copy.ferry")))
+        #expect(try TableContents(path: store).withoutFerrysOwnTables == TableContents(path: path("copy.ferry")).withoutFerrysOwnTables)
 
         let again = try ferry("export", store, "-o", bundle)
         #expect(again.status == 73)

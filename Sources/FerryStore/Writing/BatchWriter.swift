@@ -51,6 +51,8 @@ struct BatchWriter {
         } catch let error as DatabaseError {
             try db.execute(sql: "ROLLBACK TO SAVEPOINT record")
             try db.execute(sql: "RELEASE SAVEPOINT record")
+            // Rows taken and not played (the record failed while it was judged) are its own.
+            tape.removeAll()
             (written, tallies, changes) = saved
             report?.rejected(ConversionError(.invalidValue("cannot be stored: \(error.message ?? "\(error.resultCode)")"),
                                              at: RecordLocation(file: source.file, key: source.key)))

@@ -45,7 +45,9 @@ extension CanonicalStore {
                 defer { if !deferred.isEmpty { try? db.execute(sql: "PRAGMA foreign_keys = ON") } }
                 try db.inTransaction {
                     // Read before anything is written: the file's header is still the last commit's.
-                    let counter = try RecordDigests.begin(db, path: path)
+                    let counter = try RecordDigests.begin(db)
+                    try RecordDigests.watchPartsChangingOwner(db)
+                    defer { try? RecordDigests.stopWatching(db) }
                     try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
                     // Every row this session writes is bound by `RowBinder`, which holds each value to
                     // its column's CHECK in Swift (``ColumnRules``); SQLite evaluating them again took

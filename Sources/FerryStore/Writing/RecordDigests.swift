@@ -1,5 +1,4 @@
 import FerryCanonical
-import FerryFiles
 import Foundation
 import GRDB
 import GRDBSQLite
@@ -39,17 +38,35 @@ enum RecordDigests {
         case present(row: Int64, digest: Int64?)
     }
 
-    /// Forgets the digests unless the file is as the last conversion left it.
-    /// - Returns: the change counter the file will have once this session commits.
-    static func begin(_ db: Database, path: String) throws -> Int64? {
+    /// Forgets the digests unless the file is as the last conversion left it. Called in the
+    /// session's transaction, once it has read (SQLite's shared lock is held).
+    /// - Returns: the change counter the file will have once this session commits; nil when the
+    ///   file's header cannot say (WAL mode), and the digests this session keeps are forgotten by the next.
+    static func begin(_ db: Database) throws -> Int64? {
         let stamp = try Int64.fetchOne(db, sql: "SELECT change_counter FROM ferry_record_digest_stamp")
-        guard let header = SQLiteHeader.changeCounter(path), !header.wal else {
-            if stamp != nil { try forgetAll(db) }
+        guard let header = try header(db), !header.wal else {
+            try forgetAll(db)
             return nil
         }
         if stamp != Int64(header.counter) { try forgetAll(db) }
         // The counter is four bytes and wraps; the commit adds one.
-        return Int64((header.counter &+ 1))
+        return Int64(header.counter &+ 1)
+    }
+
+    /// The file change counter (header bytes 24–27, which SQLite adds one to at every commit that
+    /// changes the file in a rollback journal's modes) and whether the file is in WAL mode (bytes
+    /// 18–19 are 2; WAL commits leave the counter as it was). Read through SQLite's own handle of
+    /// the file: a descriptor of our own, closed, would drop every POSIX lock the process holds
+    /// on it, SQLite's included.
+    private static func header(_ db: Database) throws -> (counter: UInt32, wal: Bool)? {
+        guard let connection = db.sqliteConnection else { return nil }
+        var file: UnsafeMutablePointer<sqlite3_file>?
+        guard sqlite3_file_control(connection, "main", SQLITE_FCNTL_FILE_POINTER, &file) == SQLITE_OK,
+              let file, let read = file.pointee.pMethods?.pointee.xRead else { return nil }
+        var bytes = [UInt8](repeating: 0, count: 28)
+        let code = bytes.withUnsafeMutableBytes { read(file, $0.baseAddress, 28, 0) }
+        guard code == SQLITE_OK else { return nil }
+        return (bytes[24..<28].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }, bytes[18] == 2 || bytes[19] == 2)
     }
 
     /// Says which change counter the digests are true for; in the session's transaction.
@@ -59,8 +76,59 @@ enum RecordDigests {
         try db.execute(sql: "INSERT INTO ferry_record_digest_stamp (change_counter) VALUES (?)", arguments: [counter])
     }
 
-    private static func forgetAll(_ db: Database) throws {
+    /// Forgets every digest: a store that comes from elsewhere (a bundle's, a backup restored),
+    /// whose digests say nothing Ferry can hold its rows to.
+    static func forgetAll(_ db: Database) throws {
         try db.execute(sql: "DELETE FROM ferry_record_digest; DELETE FROM ferry_record_digest_stamp")
+    }
+
+    /// Parts whose id comes from the input (a step, a material line, a link, an attachment) are
+    /// upserted by it: a record may take over a part another record held, whose rows then are no
+    /// longer the ones its digest was taken of. For the session, a temporary trigger on each
+    /// such table forgets the former owner's digest when a part changes owner.
+    static func watchPartsChangingOwner(_ db: Database) throws {
+        typealias Owner = (column: CanonicalColumn, record: Table, rowid: String)
+        let recipe = "SELECT rowid FROM \(RecipeTable.table) WHERE \(SharedColumns.id) = old.%@"
+        let project = "SELECT rowid FROM \(ProjectTable.table) WHERE \(SharedColumns.id) = old.%@"
+        let log = "SELECT rowid FROM \(LogTable.table) WHERE \(SharedColumns.id) = old.%@"
+        let recipeOfStep = """
+            SELECT r.rowid FROM \(RecipeTable.table) r JOIN \(RecipeStepTable.table) s ON s.\(RecipeStepTable.recipeID) = r.\(SharedColumns.id)
+            WHERE s.\(SharedColumns.id) = old.%@
+            """
+        let projectOfStep = """
+            SELECT p.rowid FROM \(ProjectTable.table) p JOIN \(ProjectStepTable.table) s ON s.\(ProjectStepTable.projectID) = p.\(SharedColumns.id)
+            WHERE s.\(SharedColumns.id) = old.%@
+            """
+        let watched: [(String, [Owner])] = [
+            (RecipeStepTable.table, [(RecipeStepTable.recipeID, .recipe, recipe)]),
+            (ProjectStepTable.table, [(ProjectStepTable.projectID, .project, project)]),
+            (MaterialLineTable.table, [(MaterialLineTable.recipeID, .recipe, recipe), (MaterialLineTable.recipeStepID, .recipe, recipeOfStep),
+                                       (MaterialLineTable.projectID, .project, project), (MaterialLineTable.projectStepID, .project, projectOfStep),
+                                       (MaterialLineTable.logID, .log, log)]),
+            (ReferenceLinkTable.table, [(ReferenceLinkTable.recipeID, .recipe, recipe), (ReferenceLinkTable.projectID, .project, project)]),
+            (AttachmentTable.table, [(AttachmentTable.recipeID, .recipe, recipe), (AttachmentTable.projectID, .project, project),
+                                     (AttachmentTable.logID, .log, log)]),
+        ]
+        for (table, owners) in watched {
+            let moved = owners.map { "old.\($0.column) IS NOT new.\($0.column)" }.joined(separator: " OR ")
+            let forget = owners.map { owner in
+                "DELETE FROM ferry_record_digest WHERE record_table = \(owner.record.rawValue) AND row IN ("
+                    + owner.rowid.replacingOccurrences(of: "%@", with: owner.column.name) + ");"
+            }.joined(separator: "\n")
+            try db.execute(sql: """
+                CREATE TEMP TRIGGER IF NOT EXISTS ferry_forget_owner_of_\(table) AFTER UPDATE ON main.\(table) WHEN \(moved)
+                BEGIN
+                \(forget)
+                END
+                """)
+        }
+    }
+
+    /// Drops the session's triggers (``watchPartsChangingOwner(_:)``).
+    static func stopWatching(_ db: Database) throws {
+        for table in [RecipeStepTable.table, ProjectStepTable.table, MaterialLineTable.table, ReferenceLinkTable.table, AttachmentTable.table] {
+            try db.execute(sql: "DROP TRIGGER IF EXISTS temp.ferry_forget_owner_of_\(table)")
+        }
     }
 
     /// Forgets one record's digest: its rows were changed after it was taken (a link settled late).
