@@ -93,6 +93,18 @@ import Testing
         #expect(mine == theirs, "\(mine.differences(from: theirs))")
     }
 
+    /// Logs are looked up by their keys, in key order: the input's order does not matter.
+    @Test func theSameLogsInAnotherOrderAreFoundUnchanged() throws {
+        let (logs, recipes) = try inputs()
+        let (store, _) = try convert([recipes, logs])
+        let before = try canonicalContents(store)
+        let lines = try String(contentsOf: logs, encoding: .utf8).split(separator: "\n").map(String.init)
+        try lines.reversed().joined(separator: "\n").write(to: logs, atomically: true, encoding: .utf8)
+        let (_, again) = try convert([recipes, logs])
+        #expect(again.changes["log"] == RecordChanges(unchanged: 3))
+        #expect(try canonicalContents(store) == before)
+    }
+
     @Test func aStoreChangedOutsideFerryIsWrittenWholeAgain() throws {
         let (logs, recipes) = try inputs()
         let (store, _) = try convert([recipes, logs])

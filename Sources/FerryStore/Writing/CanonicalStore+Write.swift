@@ -46,6 +46,8 @@ extension CanonicalStore {
                 try db.inTransaction {
                     // Read before anything is written: the file's header is still the last commit's.
                     let counter = try RecordDigests.begin(db)
+                    // A store without records keeps no digest either (its logs' digests go in by plain inserts).
+                    if fresh { try RecordDigests.forgetAll(db) }
                     try RecordDigests.watchPartsChangingOwner(db)
                     defer { try? RecordDigests.stopWatching(db) }
                     try db.execute(sql: "PRAGMA defer_foreign_keys = ON")

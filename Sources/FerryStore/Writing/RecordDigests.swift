@@ -185,10 +185,11 @@ enum RecordDigests {
     })
 
     /// The same for a log just inserted into a store that was empty, whose key is built after the
-    /// rows (``CanonicalStore/session(report:keepGoing:run:_:)``): it is the last row of `log`.
+    /// rows (``CanonicalStore/session(report:keepGoing:run:_:)``): it is the last row of `log`, and
+    /// a row no digest was kept for (the session began by forgetting them all): a plain insert,
+    /// without the statement journal an upsert opens.
     static let ofLastLog = UpsertShape("ferry_record_digest", ["digest"], sql: """
         INSERT INTO ferry_record_digest (record_table, row, digest)
         VALUES (\(Table.log.rawValue), (SELECT max(rowid) FROM \(LogTable.table)), ?)
-        ON CONFLICT (record_table, row) DO UPDATE SET digest = excluded.digest
         """)
 }
