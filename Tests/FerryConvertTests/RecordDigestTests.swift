@@ -56,6 +56,28 @@ import Testing
                 == RecordChanges(unchanged: 2))
     }
 
+    /// Two logs of one batch with the same attachment id: the later one holds it, as after a
+    /// conversion into a new store, however often the same logs are written again.
+    @Test func aPartTwoLogsOfABatchShareEndsWithTheLaterOne() throws {
+        let store = try CanonicalStore(path: directory.url.appendingPathComponent("shared-attachment.ferry").path)
+        defer { try? store.close() }
+        let photo = "D0D0D0D0-1111-4222-8333-444444444444"
+        let logs = ["E1E1E1E1-1111-4222-8333-444444444444", "E2E2E2E2-1111-4222-8333-444444444444"].map { id in
+            var log = Log(id: id, source: SourceRef(app: .brewguide, entity: "BrewLog", key: id, file: "logs.json"), kind: "brew",
+                          createdAt: "2024-05-01T08:00:00Z", modifiedAt: "2024-05-01T08:00:00Z")
+            var attachment = Attachment(id: photo, position: 0)
+            attachment.name = "cup.jpg"
+            log.attachments = [attachment]
+            return log
+        }
+        for _ in 0..<3 {
+            var batch = CanonicalBatch()
+            batch.logs = logs
+            try store.write(batch)
+            #expect(try store.read { try String.fetchOne($0, sql: "SELECT log_id FROM attachment WHERE id = ?", arguments: [photo]) } == logs[1].id)
+        }
+    }
+
     /// WAL commits leave the header's change counter alone: a store in WAL mode never trusts a
     /// digest, whichever session wrote it.
     @Test func aStoreInWALModeTrustsNoDigest() throws {

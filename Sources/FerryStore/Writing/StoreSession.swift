@@ -75,7 +75,11 @@ public final class StoreSession {
                 rejected.insert(project.id)
             }
         }
-        let stored = writer.fresh || batch.logs.count < 2 ? nil : try RecordDigests.storedInKeyOrder(.log, ids: batch.logs.map(\.id), db: db)
+        // Looked up ahead, unless a log of the batch has parts of its own: one could take over a
+        // part a later log of the batch holds, whose digest would then be forgotten after it was
+        // read (``RecordDigests/watchPartsChangingOwner(_:)``).
+        let lookAhead = !writer.fresh && batch.logs.count > 1 && !batch.logs.contains { !$0.materials.isEmpty || !$0.attachments.isEmpty }
+        let stored = lookAhead ? try RecordDigests.storedInKeyOrder(.log, ids: batch.logs.map(\.id), db: db) : nil
         for (index, log) in batch.logs.enumerated() {
             if try !writer.guarded(log.source, keepGoing: keepGoing, report: report, db: db, { try $0.write(log, stored: stored?[index], db: db) }) {
                 rejected.insert(log.id)
