@@ -139,7 +139,7 @@ def main():
     if args.growth > 1:
         big_data = generated(args.work, n * args.growth)
         big_logs = os.path.join(big_data, "logs.json")
-        big_holding = prepared(os.path.join(big_data), "holding.ferry", lambda p: convert_into(p, big_logs))
+        big_holding = prepared(big_data, "holding.ferry", lambda p: convert_into(p, big_logs))
         remove(target, report)
         shutil.copyfile(big_holding, target)
         os.sync()

@@ -157,23 +157,26 @@ public struct StoreBackup: Sendable {
         -> (problems: [String], expected: [String: Int], found: [String: Int]) {
         var configuration = Configuration()
         configuration.readonly = true
+        // Queues left by an error close when released; on success each is closed and its failure said.
         let from = try DatabaseQueue(path: source, configuration: configuration)
-        defer { try? from.close() }
         let wal = try from.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }?.lowercased() == "wal"
-        guard !wal else {
+        let checked: (problems: [String], expected: [String: Int], found: [String: Int])
+        if wal {
             // Checked on the connection that wrote it, whose closing takes the copy's WAL with it.
             let to = try DatabaseQueue(path: destination)
-            defer { try? to.close() }
             try from.backup(to: to)
-            return (try quickCheck(to), try rowCounts(from), try rowCounts(to))
+            checked = (try quickCheck(to), try rowCounts(from), try rowCounts(to))
+            try to.close()
+        } else if let failure = try CanonicalStore.copyFile(of: from, at: source, to: destination, compared: true) {
+            checked = ([failure], [:], [:])
+        } else {
+            let copy = try DatabaseQueue(path: destination, configuration: configuration)
+            let found = counting ? try rowCounts(copy) : [:]
+            checked = (try quickCheck(copy), found, found)
+            try copy.close()
         }
-        if let failure = try CanonicalStore.copyFile(of: from, at: source, to: destination, compared: true) {
-            return ([failure], [:], [:])
-        }
-        let copy = try DatabaseQueue(path: destination, configuration: configuration)
-        defer { try? copy.close() }
-        let found = counting ? try rowCounts(copy) : [:]
-        return (try quickCheck(copy), found, found)
+        try from.close()
+        return checked
     }
 
     private static func quickCheck(_ reader: some DatabaseReader) throws -> [String] {

@@ -93,7 +93,8 @@ struct RowPlayer {
     /// The record of the row that failed in the last play, if one did.
     private(set) var failedRecord: SourceRef?
 
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    /// SQLite's `SQLITE_TRANSIENT`: it copies the bytes bound before the call returns.
+    static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
     /// Runs every row of `tape` in order and empties it.
     /// - Throws: `DatabaseError` naming the table and SQLite's message (a constraint, a full

@@ -48,8 +48,8 @@ extension CanonicalStore {
                     let counter = try RecordDigests.begin(db)
                     // A store without records keeps no digest either (its logs' digests go in by plain inserts).
                     if fresh { try RecordDigests.forgetAll(db) }
+                    // Created in the transaction: a rollback takes them away, a commit after they are dropped.
                     try RecordDigests.watchPartsChangingOwner(db)
-                    defer { try? RecordDigests.stopWatching(db) }
                     try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
                     // Every row this session writes is bound by `RowBinder`, which holds each value to
                     // its column's CHECK in Swift (``ColumnRules``); SQLite evaluating them again took
@@ -79,6 +79,7 @@ extension CanonicalStore {
                         phase = "checking foreign keys"
                         throw StoreError(.integrity([dangling]), path: path, activity: phase)
                     }
+                    try RecordDigests.stopWatching(db)
                     try RecordDigests.stamp(db, counter: counter)
                     counts = session.writer.counts
                     report?.changes(session.writer.changesByTable)

@@ -25,7 +25,7 @@ package final class ClaimFile: ClaimLedger, @unchecked Sendable {
         try execute(connection, "BEGIN")
         // In key order (as the protocol asks) the b-tree is appended to rather than split at random places.
         for claim in claims {
-            sqlite3_bind_text(insert, 1, claim.table, -1, Self.transient)
+            sqlite3_bind_text(insert, 1, claim.table, -1, RowPlayer.transient)
             sqlite3_bind_int64(insert, 2, Int64(bitPattern: claim.high))
             sqlite3_bind_int64(insert, 3, Int64(bitPattern: claim.low))
             sqlite3_bind_int64(insert, 4, Int64(claim.file))
@@ -40,7 +40,7 @@ package final class ClaimFile: ClaimLedger, @unchecked Sendable {
     package func firstClaim(table: String, high: UInt64, low: UInt64) throws -> (file: UInt32, record: UInt32)? {
         guard let connection, let select else { return nil }
         defer { sqlite3_reset(select) }
-        sqlite3_bind_text(select, 1, table, -1, Self.transient)
+        sqlite3_bind_text(select, 1, table, -1, RowPlayer.transient)
         sqlite3_bind_int64(select, 2, Int64(bitPattern: high))
         sqlite3_bind_int64(select, 3, Int64(bitPattern: low))
         switch sqlite3_step(select) {
@@ -52,8 +52,6 @@ package final class ClaimFile: ClaimLedger, @unchecked Sendable {
             throw failure(connection, code)
         }
     }
-
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
     /// The file is made on the first spill: most conversions never need it.
     private func opened() throws -> (OpaquePointer, OpaquePointer) {

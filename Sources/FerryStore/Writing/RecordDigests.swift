@@ -25,6 +25,11 @@ enum RecordDigests {
             case .log: LogTable.table
             }
         }
+
+        /// SQL for the rowid of the record whose id is `id` (a parameter or a column).
+        func rowid(ofID id: String) -> String {
+            "SELECT rowid FROM \(name) WHERE \(SharedColumns.id) = \(id)"
+        }
     }
 
     static func table(named name: String) -> Table? {
@@ -82,43 +87,45 @@ enum RecordDigests {
         try db.execute(sql: "DELETE FROM ferry_record_digest; DELETE FROM ferry_record_digest_stamp")
     }
 
+    /// A part table's owner column, the record whose digest covers the part, and SQL for that
+    /// record's rowid from the part's old row.
+    private typealias Owner = (column: CanonicalColumn, record: Table, rowid: String)
+
+    /// Parts whose id comes from the input, by table, with every column that can own them.
+    private static let ownedParts: [(table: String, owners: [Owner])] = {
+        func own(_ column: CanonicalColumn, _ record: Table) -> Owner { (column, record, record.rowid(ofID: "old.\(column)")) }
+        // A material line of a step belongs to the step's recipe or project.
+        func ofStep(_ column: CanonicalColumn, _ record: Table, steps: String, stepOwner: CanonicalColumn) -> Owner {
+            (column, record, """
+                SELECT r.rowid FROM \(record.name) r JOIN \(steps) s ON s.\(stepOwner) = r.\(SharedColumns.id)
+                WHERE s.\(SharedColumns.id) = old.\(column)
+                """)
+        }
+        return [
+            (RecipeStepTable.table, [own(RecipeStepTable.recipeID, .recipe)]),
+            (ProjectStepTable.table, [own(ProjectStepTable.projectID, .project)]),
+            (MaterialLineTable.table, [own(MaterialLineTable.recipeID, .recipe),
+                                       ofStep(MaterialLineTable.recipeStepID, .recipe, steps: RecipeStepTable.table, stepOwner: RecipeStepTable.recipeID),
+                                       own(MaterialLineTable.projectID, .project),
+                                       ofStep(MaterialLineTable.projectStepID, .project, steps: ProjectStepTable.table, stepOwner: ProjectStepTable.projectID),
+                                       own(MaterialLineTable.logID, .log)]),
+            (ReferenceLinkTable.table, [own(ReferenceLinkTable.recipeID, .recipe), own(ReferenceLinkTable.projectID, .project)]),
+            (AttachmentTable.table, [own(AttachmentTable.recipeID, .recipe), own(AttachmentTable.projectID, .project), own(AttachmentTable.logID, .log)]),
+        ]
+    }()
+
     /// Parts whose id comes from the input (a step, a material line, a link, an attachment) are
     /// upserted by it: a record may take over a part another record held, whose rows then are no
     /// longer the ones its digest was taken of. For the session, a temporary trigger on each
     /// such table forgets the former owner's digest when a part changes owner.
     static func watchPartsChangingOwner(_ db: Database) throws {
-        typealias Owner = (column: CanonicalColumn, record: Table, rowid: String)
-        let recipe = "SELECT rowid FROM \(RecipeTable.table) WHERE \(SharedColumns.id) = old.%@"
-        let project = "SELECT rowid FROM \(ProjectTable.table) WHERE \(SharedColumns.id) = old.%@"
-        let log = "SELECT rowid FROM \(LogTable.table) WHERE \(SharedColumns.id) = old.%@"
-        let recipeOfStep = """
-            SELECT r.rowid FROM \(RecipeTable.table) r JOIN \(RecipeStepTable.table) s ON s.\(RecipeStepTable.recipeID) = r.\(SharedColumns.id)
-            WHERE s.\(SharedColumns.id) = old.%@
-            """
-        let projectOfStep = """
-            SELECT p.rowid FROM \(ProjectTable.table) p JOIN \(ProjectStepTable.table) s ON s.\(ProjectStepTable.projectID) = p.\(SharedColumns.id)
-            WHERE s.\(SharedColumns.id) = old.%@
-            """
-        let watched: [(String, [Owner])] = [
-            (RecipeStepTable.table, [(RecipeStepTable.recipeID, .recipe, recipe)]),
-            (ProjectStepTable.table, [(ProjectStepTable.projectID, .project, project)]),
-            (MaterialLineTable.table, [(MaterialLineTable.recipeID, .recipe, recipe), (MaterialLineTable.recipeStepID, .recipe, recipeOfStep),
-                                       (MaterialLineTable.projectID, .project, project), (MaterialLineTable.projectStepID, .project, projectOfStep),
-                                       (MaterialLineTable.logID, .log, log)]),
-            (ReferenceLinkTable.table, [(ReferenceLinkTable.recipeID, .recipe, recipe), (ReferenceLinkTable.projectID, .project, project)]),
-            (AttachmentTable.table, [(AttachmentTable.recipeID, .recipe, recipe), (AttachmentTable.projectID, .project, project),
-                                     (AttachmentTable.logID, .log, log)]),
-        ]
-        for (table, owners) in watched {
+        for (table, owners) in ownedParts {
             let moved = owners.map { "old.\($0.column) IS NOT new.\($0.column)" }.joined(separator: " OR ")
-            let forget = owners.map { owner in
-                "DELETE FROM ferry_record_digest WHERE record_table = \(owner.record.rawValue) AND row IN ("
-                    + owner.rowid.replacingOccurrences(of: "%@", with: owner.column.name) + ");"
-            }.joined(separator: "\n")
+            let forget = owners.map { "DELETE FROM ferry_record_digest WHERE record_table = \($0.record.rawValue) AND row IN (\($0.rowid));" }
             try db.execute(sql: """
                 CREATE TEMP TRIGGER IF NOT EXISTS ferry_forget_owner_of_\(table) AFTER UPDATE ON main.\(table) WHEN \(moved)
                 BEGIN
-                \(forget)
+                \(forget.joined(separator: "\n"))
                 END
                 """)
         }
@@ -126,7 +133,7 @@ enum RecordDigests {
 
     /// Drops the session's triggers (``watchPartsChangingOwner(_:)``).
     static func stopWatching(_ db: Database) throws {
-        for table in [RecipeStepTable.table, ProjectStepTable.table, MaterialLineTable.table, ReferenceLinkTable.table, AttachmentTable.table] {
+        for (table, _) in ownedParts {
             try db.execute(sql: "DROP TRIGGER IF EXISTS temp.ferry_forget_owner_of_\(table)")
         }
     }
@@ -134,8 +141,7 @@ enum RecordDigests {
     /// Forgets one record's digest: its rows were changed after it was taken (a link settled late).
     static func forget(_ table: Table, id: String, db: Database) throws {
         try db.cachedStatement(sql: """
-            DELETE FROM ferry_record_digest WHERE record_table = \(table.rawValue)
-              AND row = (SELECT rowid FROM \(table.name) WHERE \(SharedColumns.id) = ?)
+            DELETE FROM ferry_record_digest WHERE record_table = \(table.rawValue) AND row = (\(table.rowid(ofID: "?")))
             """).execute(arguments: [id])
     }
 
@@ -147,7 +153,7 @@ enum RecordDigests {
             WHERE t.\(SharedColumns.id) = ?
             """).sqliteStatement
         defer { sqlite3_reset(statement) }
-        let bound = sqlite3_bind_text(statement, 1, id, -1, transient)
+        let bound = sqlite3_bind_text(statement, 1, id, -1, RowPlayer.transient)
         guard bound == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: bound), message: "binding a record's id") }
         switch sqlite3_step(statement) {
         case SQLITE_ROW:
@@ -173,13 +179,11 @@ enum RecordDigests {
         return stored
     }
 
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-
     /// The row keeping a record's digest, its row found by its id (columns: id, digest).
     static let byID = Dictionary(uniqueKeysWithValues: Table.allCases.map { table in
         (table, UpsertShape("ferry_record_digest", [SharedColumns.id.name, "digest"], sql: """
             INSERT INTO ferry_record_digest (record_table, row, digest)
-            VALUES (\(table.rawValue), (SELECT rowid FROM \(table.name) WHERE \(SharedColumns.id) = ?), ?)
+            VALUES (\(table.rawValue), (\(table.rowid(ofID: "?"))), ?)
             ON CONFLICT (record_table, row) DO UPDATE SET digest = excluded.digest
             """))
     })
