@@ -123,10 +123,26 @@ import Testing
 
     @Test(.needsCorpus, .enabled(if: JSONSchemaCheck.isAvailable, "Python jsonschema is not installed (make setup installs it)"),
           arguments: [modelFixture("Everything.xcdatamodel"), "Formats/legacy/Molten.xcdatamodeld",
-                      corpus("models/001__SwiftGen__SwiftGen__Model.xcdatamodeld"), corpus("models/053__phimage__MomXML__Model.xcdatamodel")])
+                      corpus("models/001__SwiftGen__SwiftGen__Model.xcdatamodeld"), corpus("models/053__phimage__MomXML__Model.xcdatamodel"),
+                      corpus("pre-xcode4-models/08__RestKit__RestKit/Examples/RKTwitterCoreData/Resources/RKTwitterCoreData.xcdatamodel")])
     func jsonMatchesThePublishedSchema(path: String) throws {
         let result = try ferry("inspect", path, "--format", "json")
         #expect(try JSONSchemaCheck.errors(in: result.stdoutData, schema: "inspect-model.schema.json") == [])
+    }
+
+    /// Xcode 3's models inspect with their hashes and lint clean, from the command line.
+    @Test(.needsCorpus, arguments: [
+        ("08__RestKit__RestKit/Examples/RKTwitterCoreData/Resources/RKTwitterCoreData.xcdatamodel",
+         "Tweet", "d37ff7877aefc99e3bc17b21bff5575205dce3206dddd4af96fd78f0c55f3fdd"),
+        ("15__gilpa__iphone_sqlite_test/CoreDataBooks.xcdatamodel", "Book", "daa82d3e889fae37a73440828c00b299bbcbfed571223168d540402aa171c786"),
+    ])
+    func xcode3ModelsInspectAndLint(model: String, entity: String, hash: String) throws {
+        let path = corpus("pre-xcode4-models/\(model)")
+        let inspected = try ferry("inspect", path, "--hashes")
+        #expect(inspected.status == 0, "\(inspected.stderr)")
+        #expect(inspected.stdout.contains("Entity \(entity)") && inspected.stdout.contains("version hash \(hash)"))
+        let linted = try ferry("lint", path)
+        #expect(linted.status == 0, "\(linted.stdout)\(linted.stderr)")
     }
 
     /// The acceptance: every real model parses, and the JSON's per-entity counts equal an

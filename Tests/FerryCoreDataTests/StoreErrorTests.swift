@@ -63,11 +63,13 @@ import Testing
         #expect(detail.contains(#"the store's entity version hashes say version "CoreDataMigration_Example" made it, not "CoreDataMigration_Example 4""#), "\(detail)")
     }
 
-    @Test(.needsCorpus) func preXcode4ModelIsRefusedWithTheModelError() throws {
+    @Test(.needsCorpus) func damagedXcode3ModelIsRefusedWithTheModelError() throws {
         let store = corpusStores[0]
         let model = TestPaths.fixtures("FerryModelTests").appendingPathComponent("PreXcode4.xcdatamodel").path
         let error = try #require(throws: ModelError.self) { try CoreDataStoreReader(path: store.storePath, model: model) }
-        #expect(error.kind == .preXcode4Model)
+        guard case .badXcode3Archive(let reason) = error.kind else { Issue.record("expected badXcode3Archive, got \(error)"); return }
+        #expect(reason.hasPrefix("not a keyed archive"))
+        #expect(error.location.file.hasSuffix("PreXcode4.xcdatamodel/elements"))
     }
 
     @Test(.needsCorpus) func unknownEntityInAFilter() throws {

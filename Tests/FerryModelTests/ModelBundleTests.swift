@@ -56,9 +56,7 @@ import Testing
     }
 
     @Test(arguments: [
-        ("PreXcode4.xcdatamodel", ModelError.Kind.preXcode4Model),
-        ("PreXcode4Bundle.xcdatamodeld", .preXcode4Model),
-        ("Compiled.momd", .compiledModel),
+        ("Compiled.momd", ModelError.Kind.compiledModel),
         ("Bad", .notAModel),
         ("NoSuchModel.xcdatamodeld", .fileNotFound),
     ])
@@ -66,6 +64,17 @@ import Testing
         let error = try #require(throws: ModelError.self) { try ModelBundle(at: fixture(name)) }
         #expect(error.kind == kind)
         #expect(error.location.file.hasSuffix(name) || error.location.file.hasSuffix("Old.xcdatamodel"))
+    }
+
+    /// FerryModel finds Xcode 3 versions (`elements`, no `contents`) and, having no decoder for
+    /// their archive, says so when one is loaded; FerryCoreData's `ModelBundle.opening` decodes them.
+    @Test(arguments: ["PreXcode4.xcdatamodel", "PreXcode4Bundle.xcdatamodeld"])
+    func xcode3VersionsAreFoundAndNeedTheirDecoder(name: String) throws {
+        let bundle = try ModelBundle(at: fixture(name))
+        #expect(bundle.currentVersion.format == .xcode3Archive)
+        #expect(bundle.currentVersion.displayPath.hasSuffix(".xcdatamodel/elements"))
+        let error = try #require(throws: ModelError.self) { try bundle.currentModel() }
+        #expect(error.kind == .preXcode4Model)
     }
 
     @Test func naturalOrderSortsVersionNamesAsPeopleRead() {

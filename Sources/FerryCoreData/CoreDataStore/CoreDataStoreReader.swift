@@ -203,7 +203,7 @@ public final class CoreDataStoreReader: @unchecked Sendable {
         if modelPath.hasSuffix(".momd") || modelPath.hasSuffix(".mom") || modelPath.hasSuffix(".momd/") {
             return try CompiledModel(at: modelPath).candidates()
         }
-        let bundle = try ModelBundle(at: modelPath)
+        let bundle = try ModelBundle.opening(modelPath)
         var result: [CandidateVersion] = []
         for version in bundle.versions {
             result.append(CandidateVersion(name: version.name, model: try bundle.load(version)))

@@ -8,8 +8,18 @@ public struct ModelVersion: Sendable, Hashable, Encodable {
     public var contentsPath: String
     /// The `contents` file as messages name it: under the path the user gave.
     public var displayPath: String
+    /// What `contentsPath` holds.
+    public var format: Format = .xml
 
-    enum CodingKeys: String, CodingKey { case name, displayPath = "path" }
+    public enum Format: String, Sendable, Hashable, Encodable {
+        /// Xcode 4 and later: the `contents` XML.
+        case xml
+        /// Xcode 3: the `elements` file, a keyed archive of Xcode's own classes, read by FerryCoreData's
+        /// `Xcode3ModelArchive` (``ModelBundle/init(at:xcode3Reader:)``).
+        case xcode3Archive
+    }
+
+    enum CodingKeys: String, CodingKey { case name, displayPath = "path", format }
 }
 
 /// A Core Data model as the user points at it: an `.xcdatamodeld` bundle with its versions,
@@ -53,10 +63,16 @@ public struct ModelBundle: Sendable {
     public let warnings: [ModelWarning]
     /// The versions of a compiled model, decoded already, by name.
     private let decoded: [String: DataModel]
+    private let xcode3Reader: Xcode3Reader?
 
+    /// Decodes an Xcode 3 `elements` file (path on disk, path for messages, version name).
+    public typealias Xcode3Reader = @Sendable (_ path: String, _ displayPath: String, _ versionName: String?) throws(ModelError) -> DataModel
+
+    /// - Parameter xcode3Reader: decodes the versions Xcode 3 saved (`elements` files); without
+    ///   one, loading such a version throws ``ModelError/Kind/preXcode4Model``.
     /// - Throws: ``ModelError`` when nothing at `path` is a model, when the folder is a
-    ///   pre-Xcode 4 model or a compiled `.momd`, or when a bundle holds no version.
-    public init(at path: String) throws(ModelError) {
+    ///   compiled `.momd`, or when a bundle holds no version.
+    public init(at path: String, xcode3Reader: Xcode3Reader? = nil) throws(ModelError) {
         let finder = ModelLocator(path: path)
         let found = try finder.locate()
         self.path = path
@@ -82,6 +98,7 @@ public struct ModelBundle: Sendable {
         }
         self.warnings = warnings
         decoded = [:]
+        self.xcode3Reader = xcode3Reader
     }
 
     /// A compiled model's versions, already decoded (a `.momd` holds one `.mom` per version, and
@@ -104,6 +121,7 @@ public struct ModelBundle: Sendable {
                 "VersionInfo.plist names no current version; using the newest version by name, \"\(newest.name)\"")]
         }
         decoded = Dictionary(models.map { ($0.name, $0.model) }, uniquingKeysWith: { first, _ in first })
+        xcode3Reader = nil
     }
 
     /// The version named `name` (with or without `.xcdatamodel`), or the current one when nil.
@@ -129,6 +147,10 @@ public struct ModelBundle: Sendable {
     public func load(_ version: ModelVersion) throws(ModelError) -> DataModel {
         if let model = decoded[version.name] { return model }
         let name = layout == .contentsFile ? nil : version.name
+        if version.format == .xcode3Archive {
+            guard let xcode3Reader else { throw ModelError(.preXcode4Model, at: ModelLocation(file: version.displayPath)) }
+            return try xcode3Reader(version.contentsPath, version.displayPath, name)
+        }
         return try ModelParser().parse(contentsOf: version.contentsPath, displayPath: version.displayPath, versionName: name)
     }
 

@@ -38,8 +38,14 @@ struct ModelLocator {
             let version = ModelVersion(name: name, contentsPath: join(path, "contents"), displayPath: join(display, "contents"))
             return Found(layout: .versionFolder, versions: [version], currentVersionFile: display)
         }
-        if names.contains("elements") || names.contains("layout") {
-            throw ModelError(.preXcode4Model, at: ModelLocation(file: display))
+        if names.contains("elements") {
+            let name = ModelBundle.versionName(URL(fileURLWithPath: path).lastPathComponent)
+            var version = ModelVersion(name: name, contentsPath: join(path, "elements"), displayPath: join(display, "elements"))
+            version.format = .xcode3Archive
+            return Found(layout: .versionFolder, versions: [version], currentVersionFile: display)
+        }
+        if names.contains("layout") {
+            throw ModelError(.xcode3LayoutOnly, at: ModelLocation(file: display))
         }
         if names.contains("VersionInfo.plist") || entries.contains(where: { $0.hasSuffix(".mom") }) {
             throw ModelError(.compiledModel, at: ModelLocation(file: display))
@@ -61,14 +67,19 @@ struct ModelLocator {
         for folder in versionFolders {
             let folderPath = join(path, folder)
             let contents = join(folderPath, "contents")
+            var version = ModelVersion(name: ModelBundle.versionName(folder), contentsPath: contents,
+                                       displayPath: join(join(display, folder), "contents"))
+            // A bundle made with Xcode 3 holds versions saved as `elements`, and may mix both kinds.
             if !files.fileExists(atPath: contents) {
-                let inside = Set((try? files.contentsOfDirectory(atPath: folderPath)) ?? [])
-                if inside.contains("elements") || inside.contains("layout") {
-                    throw ModelError(.preXcode4Model, at: ModelLocation(file: join(display, folder)))
+                if files.fileExists(atPath: join(folderPath, "elements")) {
+                    version.contentsPath = join(folderPath, "elements")
+                    version.displayPath = join(join(display, folder), "elements")
+                    version.format = .xcode3Archive
+                } else if files.fileExists(atPath: join(folderPath, "layout")) {
+                    throw ModelError(.xcode3LayoutOnly, at: ModelLocation(file: join(display, folder)))
                 }
             }
-            versions.append(ModelVersion(name: ModelBundle.versionName(folder), contentsPath: contents,
-                                         displayPath: join(join(display, folder), "contents")))
+            versions.append(version)
         }
         let currentFile = join(path, ".xccurrentversion")
         let currentDisplay = join(display, ".xccurrentversion")

@@ -10,6 +10,14 @@ public struct ConfigurationDescription: Sendable, Hashable, Encodable {
     public var line: Int
 
     enum CodingKeys: String, CodingKey { case name, usedWithCloudKit, memberEntities, otherAttributes }
+
+    public init(name: String, memberEntities: [String], usedWithCloudKit: Bool = false) {
+        self.name = name
+        self.usedWithCloudKit = usedWithCloudKit
+        self.memberEntities = memberEntities
+        otherAttributes = [:]
+        line = 0
+    }
 }
 
 extension ConfigurationDescription {

@@ -9,6 +9,14 @@ public struct FetchRequestDescription: Sendable, Hashable, Encodable {
     public var line: Int
 
     enum CodingKeys: String, CodingKey { case name, entity, predicate, settings }
+
+    public init(name: String, entity: String?, predicate: String?, settings: [String: String]) {
+        self.name = name
+        self.entity = entity
+        self.predicate = predicate
+        self.settings = settings
+        line = 0
+    }
 }
 
 extension FetchRequestDescription {

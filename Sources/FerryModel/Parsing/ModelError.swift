@@ -46,7 +46,12 @@ public struct ModelError: Error, Sendable, CustomStringConvertible {
         case truncatedXML(line: Int)
         case tooDeep(line: Int)
         case wrongRootElement(String)
+        /// An Xcode 3 `elements` file, read without a decoder for it (FerryCoreData's `ModelBundle.opening` has one).
         case preXcode4Model
+        /// An Xcode 3 model folder that has its `layout` file (diagram positions) but not its `elements`.
+        case xcode3LayoutOnly
+        /// An Xcode 3 `elements` file that does not decode as the model Xcode 3 saved.
+        case badXcode3Archive(String)
         case compiledModel
         case notAModel
         /// `decompile` takes what Xcode compiled (.momd, .mom) alone.
@@ -96,9 +101,13 @@ public struct ModelError: Error, Sendable, CustomStringConvertible {
         case .wrongRootElement(let name):
             return "root element is <\(name)>, expected <model>: not a Core Data model file"
         case .preXcode4Model:
-            return "pre-Xcode 4 model (binary elements/layout files, no contents file): Xcode 3's binary archive is undocumented and Ferry "
-                + "has no sample of it to learn it from; open and save it in "
-                + "Xcode 4 or later to convert it, or give the app's compiled .momd or .mom, which Ferry reads"
+            return "pre-Xcode 4 model (an elements file, no contents file): open it with ModelBundle.opening (FerryCoreData), "
+                + "which decodes Xcode 3's archive"
+        case .badXcode3Archive(let reason):
+            return "Xcode 3 model (elements file): \(reason)"
+        case .xcode3LayoutOnly:
+            return "pre-Xcode 4 model folder with a layout file but no elements file: the entities are in elements, "
+                + "which is missing; restore it from the project's history"
         case .compiledModel:
             return "compiled model (.momd/.mom): Ferry reads the source .xcdatamodeld or .xcdatamodel"
         case .notAModel:

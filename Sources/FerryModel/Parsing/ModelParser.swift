@@ -22,6 +22,12 @@ public struct ModelParser: Sendable {
     /// - Throws: ``ModelError`` when the file is missing, unreadable, not XML, refused, or not a model.
     public func parse(contentsOf path: String, displayPath: String? = nil, versionName: String? = nil) throws(ModelError) -> DataModel {
         let shown = displayPath ?? path
+        return try parse(data: read(path, displayPath: shown), file: shown, versionName: versionName)
+    }
+
+    /// The bytes of a model file, refused when over ``maximumFileSize``.
+    /// - Throws: ``ModelError`` when the file is missing, unreadable or too large.
+    public func read(_ path: String, displayPath shown: String) throws(ModelError) -> Data {
         let location = ModelLocation(file: shown)
         let attributes: [FileAttributeKey: Any]
         do {
@@ -38,7 +44,7 @@ public struct ModelParser: Sendable {
         } catch {
             throw ModelError(.unreadable(reason: Self.reason(error)), at: location)
         }
-        return try parse(data: data, file: shown, versionName: versionName)
+        return data
     }
 
     /// Parses bytes already read; `file` names them in messages.

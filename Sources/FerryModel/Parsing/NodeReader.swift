@@ -74,6 +74,13 @@ public struct RawXMLElement: Sendable, Hashable, Encodable {
     public var attributes: [String: String]
     public var children: [RawXMLElement]
 
+    /// An element of a model read from another form than XML (an Xcode 3 archive), kept by name.
+    public init(name: String, attributes: [String: String], children: [RawXMLElement] = []) {
+        self.name = name
+        self.attributes = attributes
+        self.children = children
+    }
+
     init(_ node: XMLNode) {
         name = node.name
         attributes = node.attributes
