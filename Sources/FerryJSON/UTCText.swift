@@ -8,7 +8,7 @@ public enum UTCText {
     /// other form.
     public static func unixSeconds(_ text: String) -> Double? {
         text.utf8.withContiguousStorageIfAvailable { bytes -> Double? in
-            guard bytes.count >= 20, bytes.count <= 30, bytes[bytes.count - 1] == UInt8(ascii: "Z"),
+            guard bytes.count >= 20, bytes.count <= 60, bytes[bytes.count - 1] == UInt8(ascii: "Z"),
                   bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
                   bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":") else { return nil }
             func number(_ start: Int, _ count: Int) -> Int? {
@@ -25,9 +25,12 @@ public enum UTCText {
                   day <= daysIn(month: month, year: year), hour < 24, minute < 60, second < 61 else { return nil }
             var fraction = 0.0
             if bytes.count > 20 {
+                // Past nanoseconds (an exact Core Data date has up to 17 digits) the digits are checked, not counted.
                 let digits = bytes.count - 21
-                guard bytes[19] == UInt8(ascii: "."), (1...9).contains(digits), let value = number(20, digits) else { return nil }
-                fraction = Double(value) / pow(10, Double(digits))
+                guard bytes[19] == UInt8(ascii: "."), digits >= 1,
+                      (20..<(bytes.count - 1)).allSatisfy({ (48...57).contains(bytes[$0]) }),
+                      let value = number(20, min(digits, 9)) else { return nil }
+                fraction = Double(value) / pow(10, Double(min(digits, 9)))
             }
             let days = daysFromCivil(year: year, month: month, day: day)
             return Double(days * 86_400 + hour * 3600 + minute * 60 + second) + fraction

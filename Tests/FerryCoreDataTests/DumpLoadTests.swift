@@ -1,4 +1,5 @@
 import FerryCoreData
+import FerryJSON
 import FerryModel
 import FerryTestSupport
 import FerryTestTraits
@@ -117,8 +118,40 @@ import Testing
             let seconds = try #require(CoreDataDate.secondsSince2001(iso8601: text))
             #expect(CoreDataDate.iso8601(secondsSince2001: seconds) == text)
         }
-        for text in ["2017-13-01T00:00:00Z", "2023-02-29T00:00:00Z", "2017-09-12 07:33:08Z", "2017-09-12T07:33:08", "2017-09-12T07:33:08.Z", "yesterday"] {
+        for text in ["2017-13-01T00:00:00Z", "2023-02-29T00:00:00Z", "2017-09-12 07:33:08Z", "2017-09-12T07:33:08", "2017-09-12T07:33:08.Z",
+                     "2017-09-12T07:33:08.5xZ", "yesterday"] {
             #expect(CoreDataDate.secondsSince2001(iso8601: text) == nil, "\(text)")
         }
+    }
+
+    /// Dates are doubles: the text a dump writes reads back as the same double, bit for bit
+    /// (a Wire server timestamp, 490189828.80500007, lost its last digits when written to the
+    /// microsecond). Microseconds stay the form when they are exact.
+    @Test func datesGoBackBitForBit() throws {
+        let cases: [(Double, String)] = [
+            (490_189_828.80500007, "2016-07-14T11:50:28.80500007Z"), (490_189_828.805, "2016-07-14T11:50:28.805Z"),
+            (-0.25, "2000-12-31T23:59:59.75Z"), (-631_064_399.5, "1981-01-02T00:20:00.5Z"), (5e-324, nil), (-5e-324, nil), (1e-5, "2001-01-01T00:00:00.00001Z"),
+            (0, "2001-01-01T00:00:00Z"), (-63_113_904_000, "0001-01-01T00:00:00Z"), (483_357_101.6909999, nil), (0.1 + 0.2, nil),
+        ].map { ($0.0, $0.1 ?? "") }
+        for (seconds, expected) in cases {
+            let text = CoreDataDate.iso8601(secondsSince2001: seconds)
+            if !expected.isEmpty { #expect(text == expected, "\(seconds)") }
+            let back = try #require(CoreDataDate.secondsSince2001(iso8601: text), "\(text)")
+            let same = back.bitPattern == seconds.bitPattern || back == 0 && seconds == 0
+            #expect(same, "\(seconds) → \(text) → \(back)")
+        }
+        var random = SystemRandomNumberGenerator()
+        var longer = 0
+        for _ in 0..<20_000 {
+            let seconds = Double.random(in: -3e9...3e9, using: &random)
+            let text = CoreDataDate.iso8601(secondsSince2001: seconds)
+            if text.count > 27 { longer += 1 }
+            #expect(CoreDataDate.secondsSince2001(iso8601: text) == seconds, "\(seconds) → \(text)")
+        }
+        // Random doubles have digits past microseconds nearly always; real app dates nearly never.
+        #expect(longer > 10_000)
+        // Canonical times read the same text (to the nanosecond): a store's date with 17 fraction digits converts.
+        #expect(CoreDataDate.iso8601(secondsSince2001: 0.1 + 0.2) == "2001-01-01T00:00:00.30000000000000004Z")
+        #expect(UTCText.unixSeconds("2001-01-01T00:00:00.30000000000000004Z") == CoreDataDate.referenceOffset + 0.3)
     }
 }

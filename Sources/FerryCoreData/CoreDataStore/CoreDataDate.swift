@@ -1,8 +1,10 @@
 import FerryJSON
 import Foundation
 
-/// Core Data's dates: seconds since 2001-01-01 00:00:00 UTC (`NSDate`'s reference date),
-/// written as ISO 8601 in UTC with as many fraction digits as the value has, up to microseconds.
+/// Core Data's dates: seconds since 2001-01-01 00:00:00 UTC (`NSDate`'s reference date), a double,
+/// written as ISO 8601 in UTC with the fraction digits that read back as the same double: up to
+/// microseconds when those do (nearly every date an app stores), else every digit of the double's
+/// shortest decimal form (`490189828.80500007` is `2016-07-14T11:50:28.80500007Z`).
 public enum CoreDataDate {
     /// 2001-01-01 minus 1970-01-01, in seconds.
     public static let referenceOffset: Double = 978_307_200
@@ -17,43 +19,124 @@ public enum CoreDataDate {
         var whole = unix.rounded(.down)
         var micros = Int(((unix - whole) * 1_000_000).rounded())
         if micros == 1_000_000 { whole += 1; micros = 0 }
-        var time = time_t(whole)
+        var fraction: [UInt8] = []
+        if micros > 0 {
+            var value = micros
+            var width = 6
+            while value % 10 == 0 { value /= 10; width -= 1 }
+            fraction = digitText(value, width)
+        }
+        let short = text(unixSeconds: Int64(whole), fraction: fraction)
+        // A date with more than microseconds to it (a server's timestamp, a computed time) gets
+        // every digit it has, so that a dump loads back bit for bit.
+        // (`unix` itself may have lost what a tiny value has, so whole seconds are checked on `seconds`.)
+        guard micros == 0 && whole - referenceOffset == seconds || secondsSince2001(iso8601: short) == seconds else {
+            return exactText(seconds) ?? short
+        }
+        return short
+    }
+
+    /// The shortest decimal digits of `seconds`, split at the unix second below it.
+    private static func exactText(_ seconds: Double) -> String? {
+        let (negative, integer, fraction) = decimalDigits(seconds)
+        guard !fraction.isEmpty, var whole = Int64(integer) else { return nil }
+        var digits = fraction
+        // -0.25 s is 0.75 s after the second before it.
+        if negative { whole = -whole - 1; digits = tensComplement(fraction) }
+        return text(unixSeconds: whole + Int64(referenceOffset), fraction: digits)
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS[.fraction]Z` of whole seconds since 1970 and the fraction's digits.
+    private static func text(unixSeconds: Int64, fraction: [UInt8]) -> String {
+        var time = time_t(unixSeconds)
         var parts = tm()
         gmtime_r(&time, &parts)
         // Digits by hand: this runs for every date of every row, and String(format:) costs more than the rest.
         var text: [UInt8] = []
-        text.reserveCapacity(27)
-        func digits(_ value: Int, _ count: Int) {
-            var divisor = 1
-            for _ in 1..<count { divisor *= 10 }
-            while divisor > 0 {
-                text.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
-                divisor /= 10
-            }
-        }
+        text.reserveCapacity(28 + fraction.count)
         // The representable range starts at year 1: no sign.
-        digits(Int(parts.tm_year) + 1900, 4)
-        text.append(UInt8(ascii: "-")); digits(Int(parts.tm_mon) + 1, 2)
-        text.append(UInt8(ascii: "-")); digits(Int(parts.tm_mday), 2)
-        text.append(UInt8(ascii: "T")); digits(Int(parts.tm_hour), 2)
-        text.append(UInt8(ascii: ":")); digits(Int(parts.tm_min), 2)
-        text.append(UInt8(ascii: ":")); digits(Int(parts.tm_sec), 2)
-        if micros > 0 {
-            var fraction = micros
-            var width = 6
-            while fraction % 10 == 0 { fraction /= 10; width -= 1 }
-            text.append(UInt8(ascii: ".")); digits(fraction, width)
-        }
+        text += digitText(Int(parts.tm_year) + 1900, 4)
+        text.append(UInt8(ascii: "-")); text += digitText(Int(parts.tm_mon) + 1, 2)
+        text.append(UInt8(ascii: "-")); text += digitText(Int(parts.tm_mday), 2)
+        text.append(UInt8(ascii: "T")); text += digitText(Int(parts.tm_hour), 2)
+        text.append(UInt8(ascii: ":")); text += digitText(Int(parts.tm_min), 2)
+        text.append(UInt8(ascii: ":")); text += digitText(Int(parts.tm_sec), 2)
+        if !fraction.isEmpty { text.append(UInt8(ascii: ".")); text += fraction }
         text.append(UInt8(ascii: "Z"))
         return String(decoding: text, as: UTF8.self)
+    }
+
+    private static func digitText(_ value: Int, _ count: Int) -> [UInt8] {
+        var digits = [UInt8](repeating: UInt8(ascii: "0"), count: count)
+        var rest = value
+        for index in stride(from: count - 1, through: 0, by: -1) {
+            digits[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+        }
+        return digits
+    }
+
+    /// The sign, and the integer and fraction digits of the magnitude's shortest round-trip form,
+    /// the exponent (`1e-05`, `5e-324`) written out; the fraction without trailing zeros.
+    static func decimalDigits(_ value: Double) -> (negative: Bool, integer: String, fraction: [UInt8]) {
+        let text = Array(value.magnitude.description.utf8)
+        let exponentAt = text.firstIndex { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
+        let mantissa = text[..<(exponentAt ?? text.count)]
+        let exponent = exponentAt.flatMap { Int(String(decoding: text[($0 + 1)...], as: UTF8.self)) } ?? 0
+        let point = mantissa.firstIndex(of: UInt8(ascii: ".")) ?? mantissa.endIndex
+        let digits = Array(mantissa.filter { $0 != UInt8(ascii: ".") })
+        let pointAt = point + exponent
+        var integer: [UInt8], fraction: [UInt8]
+        if pointAt <= 0 {
+            integer = [UInt8(ascii: "0")]
+            fraction = [UInt8](repeating: UInt8(ascii: "0"), count: -pointAt) + digits
+        } else if pointAt >= digits.count {
+            integer = digits + [UInt8](repeating: UInt8(ascii: "0"), count: pointAt - digits.count)
+            fraction = []
+        } else {
+            integer = Array(digits[..<pointAt])
+            fraction = Array(digits[pointAt...])
+        }
+        while fraction.last == UInt8(ascii: "0") { fraction.removeLast() }
+        if integer.isEmpty { integer = [UInt8(ascii: "0")] }
+        return (value.sign == .minus, String(decoding: integer, as: UTF8.self), fraction)
+    }
+
+    /// 10^k minus a k-digit fraction that is not all zeros: `25` → `75`, `005` → `995`.
+    static func tensComplement(_ digits: [UInt8]) -> [UInt8] {
+        var result = digits
+        var seenNonZero = false
+        for index in stride(from: digits.count - 1, through: 0, by: -1) {
+            let digit = digits[index] - UInt8(ascii: "0")
+            if seenNonZero {
+                result[index] = UInt8(ascii: "0") + 9 - digit
+            } else if digit != 0 {
+                result[index] = UInt8(ascii: "0") + 10 - digit
+                seenNonZero = true
+            }
+        }
+        return result
     }
 }
 
 extension CoreDataDate {
     /// Seconds since 2001 of `YYYY-MM-DDTHH:MM:SS[.fraction]Z`, the form ``iso8601(secondsSince2001:)``
-    /// writes (UTC); nil for any other text.
+    /// writes (UTC), correctly rounded however many fraction digits it has; nil for any other text.
     public static func secondsSince2001(iso8601 text: String) -> Double? {
-        unixSeconds(utc: text).map { $0 - referenceOffset }
+        let bytes = Array(text.utf8)
+        guard bytes.count > 21, bytes[19] == UInt8(ascii: "."), bytes.last == UInt8(ascii: "Z") else {
+            return unixSeconds(utc: text).map { $0 - referenceOffset }
+        }
+        let fraction = Array(bytes[20..<(bytes.count - 1)])
+        guard fraction.count <= 400, fraction.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+              let unix = unixSeconds(utc: String(decoding: bytes[..<19], as: UTF8.self) + "Z") else { return nil }
+        // The whole seconds are exact; the fraction is read as decimal text with them, so the
+        // double is the one closest to what is written, as a dump's reader must get back.
+        let whole = Int64(unix) - Int64(referenceOffset)
+        guard fraction.contains(where: { $0 != UInt8(ascii: "0") }) else { return Double(whole) }
+        let decimal = whole >= 0 ? "\(whole)." + String(decoding: fraction, as: UTF8.self)
+            : "-\(-whole - 1)." + String(decoding: tensComplement(fraction), as: UTF8.self)
+        return Double(decimal)
     }
 
     /// Seconds since 1970 of `YYYY-MM-DDTHH:MM:SS[.fraction]Z` (``UTCText``); nil for any other form.
