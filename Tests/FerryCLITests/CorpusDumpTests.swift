@@ -7,7 +7,8 @@ import Testing
 /// `ferry dump` of every real store in the corpus gives, byte for byte, what the whole-store
 /// reader gave before stores were streamed (issue 27): `Tests/Fixtures/CorpusDumps.json`, recorded
 /// by `scripts/corpus_dumps.py` with ferry at 60619b9, each store read with the model that made it
-/// where the corpus has it, and without (its model cache, else its inferred schema). The corpus
+/// where the corpus has it, and without (its model cache, else its inferred schema); re-recorded
+/// once since, when dates came to be written exactly (only their digits past microseconds). The corpus
 /// folder's path, which names a missing external file, is written `<corpus>/` on both sides.
 @Suite struct CorpusDumpTests {
     struct Case: Decodable, Sendable, CustomTestStringConvertible {

@@ -124,7 +124,7 @@ private func snapshot(_ directory: URL) throws -> [String: Data] {
         #expect(result.stderr.hasPrefix("ferry: error: \(path): damaged SQLite database: "))
     }
 
-    @Test(.needsCorpus) func plainSQLiteAndMismatchedModelAndPreXcode4ModelAreRefused() throws {
+    @Test(.needsCorpus) func plainSQLiteAndMismatchedModelAndDamagedXcode3ModelAreRefused() throws {
         let directory = TemporaryDirectory()
         let plain = directory.url.appendingPathComponent("plain.sqlite").path
         try DatabaseQueue(path: plain).write { try $0.execute(sql: "CREATE TABLE t (x)") }
@@ -136,7 +136,7 @@ private func snapshot(_ directory: URL) throws -> [String: Data] {
         #expect(mismatch.stderr.filter { $0 == "\n" }.count == 1)
 
         let old = try CommandRunner.ferry(["inspect", walStore, "--model", "Tests/FerryModelTests/Fixtures/PreXcode4.xcdatamodel"], in: TestPaths.packageRoot)
-        #expect(old.status == 65 && old.stderr.contains("pre-Xcode 4 model"))
+        #expect(old.status == 65 && old.stderr.contains("PreXcode4.xcdatamodel/elements: Xcode 3 model (elements file): not a keyed archive"))
 
         let unknown = try CommandRunner.ferry(["dump", walStore, "--entity", "Comment"])
         #expect(unknown.status == 64 && unknown.stderr.contains(#"no entity "Comment"; entities: Color, Post"#))

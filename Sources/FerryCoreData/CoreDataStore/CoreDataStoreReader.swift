@@ -29,8 +29,9 @@ public struct CoreDataRecord: Sendable {
     public var primaryKey: Int64
     /// Attributes by name, relationships as ids (to-many as arrays, in order when ordered).
     public var values: JSONObject
-    /// Read losslessly: `Z_OPT`, and the `Z_FOK_` values of ordered to-manys beside their ids.
-    public var lossless: (optimisticLock: Int64?, orders: JSONObject)?
+    /// Read losslessly: `Z_OPT`, the `Z_FOK_` values of ordered to-manys beside their ids, and
+    /// `Z_ENT` when it is not the entity's number (a row Core Data reads as its table's one entity).
+    public var lossless: (optimisticLock: Int64?, orders: JSONObject, storedEntity: CoreDataCell?)?
     /// Rows of other entities written into `values` in place of their ids, per entity (see
     /// `forEachRecord(of:…inlining:)`).
     public var inlined: [String: Int] = [:]
@@ -40,6 +41,7 @@ public struct CoreDataRecord: Sendable {
         if let lossless {
             object["opt"] = lossless.optimisticLock.map { .integer($0) } ?? .null
             if !lossless.orders.members.isEmpty { object["orders"] = .object(lossless.orders) }
+            if let stored = lossless.storedEntity { object["ent"] = stored.losslessJSON }
         }
         return .object(object)
     }
@@ -211,9 +213,16 @@ public final class CoreDataStoreReader: @unchecked Sendable {
         return result
     }
 
-    /// Rows per entity: those whose `Z_ENT` is the entity's own number.
+    /// Rows per entity: those whose `Z_ENT` is the entity's own number, or every row of its table
+    /// when it is the table's one entity (Core Data reads them all as it; so does `dump`).
     public func entityCounts() -> [(entity: String, rows: Int)] {
-        mapping.entities.map { ($0.entity.name, $0.number.flatMap { schema.rowsPerEntityNumber[$0] } ?? 0) }
+        mapping.entities.map { entity in
+            if let table = entity.table, mapping.entities.filter({ $0.table == table }).count == 1,
+               let rows = schema.tables.first(where: { $0.name == table })?.rowCount {
+                return (entity.entity.name, rows)
+            }
+            return (entity.entity.name, entity.number.flatMap { schema.rowsPerEntityNumber[$0] } ?? 0)
+        }
     }
 
     /// Calls `body` for every object, entity by entity in model order, each in primary-key order.

@@ -16,6 +16,8 @@ struct RecordWalker {
     var inlined: Set<String> = []
     private var identifiers: RecordIdentifiers
     private var plans: [String: Plan] = [:]
+    /// Tables whose rows of no known entity were looked for.
+    private var strayRowsChecked: Set<String> = []
 
     init(reader: CoreDataStoreReader) {
         self.reader = reader
@@ -41,6 +43,11 @@ struct RecordWalker {
         var toMany: [(name: String, storage: RelationshipStorage, inline: String?)]
         var ownUUID: Int?
         var optimisticLock: Int?
+        /// Where `Z_ENT` is selected (lossless), to keep a value that is not the entity's number.
+        var storedEntity: Int?
+        /// The entity is the only one stored in its table: Core Data reads every row of the table
+        /// as one of it (its SQL has no `Z_ENT` test then), whatever `Z_ENT` holds.
+        var holdsTableAlone: Bool
         var slots: [(name: String, source: Source)]
         /// `SELECT … FROM table t LEFT JOIN …`, to which a walk adds its WHERE and ORDER BY.
         var select: String
@@ -88,9 +95,13 @@ struct RecordWalker {
         }
         let optimisticLock = lossless ? columns.count : nil
         if lossless { columns.append("t.Z_OPT") }
+        let storedEntity = lossless ? columns.count : nil
+        if lossless { columns.append("t.Z_ENT") }
+        let alone = reader.mapping.entities.filter { $0.table == table }.count == 1
         let slots = Self.slots(attributes: attributes.map(\.0.name), foreignKeys: foreignKeys.map(\.name), toMany: toMany.map(\.name))
         return Plan(number: number, table: table, attributes: attributes, descriptions: attributes.map(\.0), foreignKeys: foreignKeys,
-                    toMany: toMany, ownUUID: ownUUID, optimisticLock: optimisticLock, slots: slots,
+                    toMany: toMany, ownUUID: ownUUID, optimisticLock: optimisticLock, storedEntity: storedEntity,
+                    holdsTableAlone: alone, slots: slots,
                     select: "SELECT \(columns.joined(separator: ", ")) FROM \(SQLName.quoted(table)) t \(joins.joined(separator: " "))")
     }
 
@@ -116,7 +127,9 @@ struct RecordWalker {
             let targets = typed.toOnes.map { name in foreignKeys.firstIndex { $0.name.lowercased() == name.lowercased() } ?? -1 }
             return cells.contains(-1) || targets.contains(-1) ? nil : (typed, cells, targets)
         }
-        let rows = try Row.fetchCursor(db, sql: plan.select + " WHERE t.Z_ENT = ? ORDER BY t.Z_PK", arguments: [number])
+        try checkStrayRows(of: plan, entity: entity.entity.name, db: db)
+        let rows = plan.holdsTableAlone ? try Row.fetchCursor(db, sql: plan.select + " ORDER BY t.Z_PK")
+            : try Row.fetchCursor(db, sql: plan.select + " WHERE t.Z_ENT = ? ORDER BY t.Z_PK", arguments: [number])
         while let row = try rows.next() {
             let (primaryKey, id) = try identity(of: row, entity: entity.entity.name, plan: plan)
             if let (rows, cells, targets) = typed {
@@ -162,7 +175,11 @@ struct RecordWalker {
         }
         var record = CoreDataRecord(entity: entity, id: id, primaryKey: primaryKey, values: JSONObject(members))
         record.inlined = inlinedCounts
-        if let optimisticLock = plan.optimisticLock { record.lossless = (CoreDataStoreValue.integer(row[optimisticLock]), orders) }
+        if let optimisticLock = plan.optimisticLock {
+            let stored = plan.storedEntity.map { CoreDataCell(row[$0]) }
+            record.lossless = (CoreDataStoreValue.integer(row[optimisticLock]), orders,
+                               stored == .integer(Int64(plan.number)) ? nil : stored)
+        }
         return record
     }
 
@@ -174,8 +191,10 @@ struct RecordWalker {
         guard let plan = plans[destination] else { return [] }
         let ordering = (order.map { "t." + SQLName.quoted($0) + ", " } ?? "") + "t.Z_PK"
         // Read whole before any is turned into a record: a child's own children reuse statements.
-        let rows = try Row.fetchAll(db.cachedStatement(sql: plan.select + " WHERE t.\(SQLName.quoted(column)) = ? AND t.Z_ENT = ? ORDER BY \(ordering)"),
-                                    arguments: [owner, plan.number])
+        let rows = plan.holdsTableAlone
+            ? try Row.fetchAll(db.cachedStatement(sql: plan.select + " WHERE t.\(SQLName.quoted(column)) = ? ORDER BY \(ordering)"), arguments: [owner])
+            : try Row.fetchAll(db.cachedStatement(sql: plan.select + " WHERE t.\(SQLName.quoted(column)) = ? AND t.Z_ENT = ? ORDER BY \(ordering)"),
+                               arguments: [owner, plan.number])
         return try rows.map { row in
             let (primaryKey, id) = try identity(of: row, entity: destination, plan: plan)
             var record = try record(row, of: destination, plan: plan, primaryKey: primaryKey, id: id, depth: depth, db: db)
@@ -221,6 +240,32 @@ struct RecordWalker {
         }
         let targetNumber = key.entityColumn.flatMap { CoreDataStoreValue.integer(row[$0]) }.flatMap { Int(exactly: $0) }
         return identifiers.identifier(of: target, entityNumber: targetNumber, fallback: key.destination, uuid: key.uuid.map { row[$0] }, table: key.table)
+    }
+
+    /// Rows of a table whose `Z_ENT` names none of the entities stored there (a store another
+    /// tool or an old model version wrote): said, never skipped unseen. In a table of one entity
+    /// they are read as that entity, as Core Data reads them, and a lossless dump keeps their
+    /// `Z_ENT`; in a table of a hierarchy no entity can be told, so they are not read, and a
+    /// lossless dump, which promises every row, refuses.
+    private mutating func checkStrayRows(of plan: Plan, entity: String, db: Database) throws {
+        guard strayRowsChecked.insert(plan.table).inserted else { return }
+        let numbers = reader.mapping.entities.filter { $0.table == plan.table }.compactMap(\.number)
+        let found = try Row.fetchAll(db, sql: """
+            SELECT Z_ENT, count(*), min(Z_PK) FROM \(SQLName.quoted(plan.table))
+            WHERE Z_ENT IS NULL OR Z_ENT NOT IN (\(numbers.map(String.init).joined(separator: ", "))) GROUP BY Z_ENT ORDER BY Z_ENT
+            """)
+        guard !found.isEmpty else { return }
+        let count = found.reduce(0) { $0 + (CoreDataStoreValue.integer($1[1]) ?? 0) }
+        let values = found.map { row in CoreDataStoreValue.integer(row[0]).map(String.init) ?? "NULL" }.joined(separator: ", ")
+        let first = found.compactMap { CoreDataStoreValue.integer($0[2]) }.min() ?? 0
+        let what = "\(plan.table): \(count) row(s) whose Z_ENT (\(values)) names no entity stored in the table (first Z_PK \(first))"
+        if plan.holdsTableAlone {
+            decoder.warnings["\(what); read as \(entity), as Core Data reads them\(lossless ? ", their Z_ENT kept" : "")", default: 0] += 1
+        } else if lossless {
+            throw CoreDataReadError(.corruptStore("\(what); a lossless dump cannot say which entity they are"), file: reader.path)
+        } else {
+            decoder.warnings["\(what); not dumped: no entity of the model can be told for them", default: 0] += 1
+        }
     }
 
     private static func orderColumn(of storage: RelationshipStorage) -> String? {

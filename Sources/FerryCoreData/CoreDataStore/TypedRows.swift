@@ -52,6 +52,11 @@ public enum CoreDataCell: Sendable, Equatable {
         }
     }
 
+    public var isInteger: Bool {
+        if case .integer = self { return true }
+        return false
+    }
+
     /// The cell as a value to bind.
     public var databaseValue: DatabaseValue {
         switch self {

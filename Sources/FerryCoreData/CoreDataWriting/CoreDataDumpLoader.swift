@@ -62,6 +62,8 @@ public struct CoreDataDumpLoader {
         var optimisticLock: Int64?
         var orders: JSONObject
         var location: RecordLocation
+        /// `Z_ENT` as a lossless dump found it, when it was not the entity's number.
+        var storedEntity: CoreDataCell? = nil
     }
 
     /// Writes the store; returns the objects written per entity.
@@ -148,8 +150,16 @@ public struct CoreDataDumpLoader {
         }
         var optimisticLock: Int64?
         if case .number(let number)? = object["opt"] { optimisticLock = number.int64 }
+        var storedEntity: CoreDataCell?
+        if let ent = object["ent"] {
+            guard let cell = CoreDataCell(losslessJSON: ent), cell == .null || cell.isInteger, primaryKey != nil else {
+                throw CoreDataReadError(.badRecord("\"ent\" (the row's stored Z_ENT) is a whole number or null, on a record with its \"pk\""), at: here)
+            }
+            storedEntity = cell
+        }
         return Record(entity: entity, id: id, primaryKey: primaryKey, values: object["values"]?.object ?? JSONObject(),
-                      optimisticLock: optimisticLock, orders: object["orders"]?.object ?? JSONObject(), location: here)
+                      optimisticLock: optimisticLock, orders: object["orders"]?.object ?? JSONObject(), location: here,
+                      storedEntity: storedEntity)
     }
 
     /// Keeps each record's `pk` (one table's keys must differ) and numbers the others after them.
@@ -212,8 +222,9 @@ public struct CoreDataDumpLoader {
             }
         }
         do {
-            try writer.insert(record.entity.name, primaryKey: record.primaryKey, attributes: attributes, toOne: toOne,
-                              optimisticLock: record.optimisticLock ?? 1)
+            let key = try writer.insert(record.entity.name, primaryKey: record.primaryKey, attributes: attributes, toOne: toOne,
+                                        optimisticLock: record.optimisticLock ?? 1)
+            if let stored = record.storedEntity { try writer.keepEntityColumn(record.entity.name, primaryKey: key, as: stored) }
         } catch let error as CoreDataWriteError {
             throw CoreDataReadError(.badRecord(error.reason), at: record.location)
         }

@@ -188,6 +188,13 @@ public final class CoreDataStoreWriter {
         return false
     }
 
+    /// Writes a row's `Z_ENT` as a lossless dump found it: a row of a table that holds one entity,
+    /// which Core Data reads as that entity whatever `Z_ENT` holds.
+    public func keepEntityColumn(_ entityName: String, primaryKey: Int64, as value: CoreDataCell) throws {
+        guard let table = layout.entityTables[entityName] else { throw CoreDataWriteError(kind: .unknownEntity(entityName), file: path) }
+        try execute("\(entityName) Z_PK \(primaryKey)", "UPDATE \(table) SET Z_ENT = ? WHERE Z_PK = ?", [value.databaseValue, primaryKey.databaseValue])
+    }
+
     /// Sets an object's place among the objects of an ordered to-many, through the `Z_FOK_`
     /// column of its to-one inverse `relationship`.
     public func setOrder(_ entityName: String, primaryKey: Int64, inverse relationship: String, order: Int64?) throws {
