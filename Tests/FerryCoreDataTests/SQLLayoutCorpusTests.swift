@@ -1,4 +1,5 @@
 import FerryCoreData
+import FerryJSON
 import FerryModel
 import FerryTestSupport
 import FerryTestTraits
@@ -10,6 +11,36 @@ import Testing
 /// store in the corpus that has its model: the same tables, columns, types, order and entity numbers.
 @Suite struct SQLLayoutCorpusTests {
     static let storesWithModels = corpusStores + wireStores
+
+    /// Which side of a many-to-many between two relationships of one entity names its table is
+    /// the framework's choice when the store is made (641 took the first name, 752 and later the
+    /// last), and a store migrated since keeps it: a later Wire store has `Z_24TRUSTEDBYCLIENTS`
+    /// where a new one would have `Z_24TRUSTEDCLIENTS`. Reading takes the name the store has.
+    @Test(.needsCorpus) func aSelfReferencingJoinTableIsReadUnderTheNameTheStoreKept() throws {
+        let store = try #require(wireStores.first { $0.storePath.hasSuffix("store2-60-0.wiredatabase") })
+        let directory = TemporaryDirectory()
+        let migrated = try writableCopy(of: store.storePath, into: directory)
+        try DatabaseQueue(path: migrated).write { db in
+            try db.execute(sql: "ALTER TABLE Z_18IGNOREDCLIENTS RENAME TO Z_18IGNOREDBYCLIENTS; ALTER TABLE Z_18TRUSTEDCLIENTS RENAME TO Z_18TRUSTEDBYCLIENTS")
+        }
+        func clients(_ path: String) throws -> [String] {
+            var lines: [String] = []
+            try CoreDataStoreReader(path: path, model: store.modelPath).forEachRecord(entity: "UserClient") { record in
+                lines.append("\(record.id) ignores \(record.values["ignoredClients"].map { JSONWriter.string($0) } ?? "-") "
+                             + "ignored by \(record.values["ignoredByClients"].map { JSONWriter.string($0) } ?? "-")")
+            }
+            return lines
+        }
+        let original = try clients(store.storePath)
+        #expect(original.contains { !$0.contains("ignores []") }, "the store has clients that ignore others")
+        #expect(try clients(migrated) == original)
+        let reader = try CoreDataStoreReader(path: migrated, model: store.modelPath)
+        let userClient = try #require(reader.model.entity(named: "UserClient"))
+        guard case .joinTable(let table, _, _, _, _) = reader.mapping.layout.storage(ofRelationship: "ignoredClients", in: userClient) else {
+            Issue.record("ignoredClients is not read through a join table"); return
+        }
+        #expect(table == "Z_18IGNOREDBYCLIENTS")
+    }
 
     @Test(.needsCorpus, arguments: storesWithModels)
     func predictionFromTheModelEqualsTheStoresSchema(_ store: CorpusStore) throws {

@@ -34,7 +34,7 @@ public struct CoreDataStoreMapping: Sendable {
     public init(model: DataModel, schema: CoreDataStoreSchema, frameworkVersion: Int? = nil) {
         self.model = model
         let numbers = Self.entityNumbers(of: model, in: schema)
-        layout = CoreDataSQLLayout(model: model, numbers: numbers, frameworkVersion: frameworkVersion)
+        layout = CoreDataSQLLayout(model: model, numbers: numbers, frameworkVersion: frameworkVersion, tablesInStore: Set(schema.tables.map(\.name)))
         var problems: [String] = []
         let resolver = StoreNames(schema: schema)
         entities = model.entities.map { [layout] entity in

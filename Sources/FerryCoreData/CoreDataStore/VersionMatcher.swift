@@ -155,7 +155,7 @@ struct CoreDataStoreShape: Equatable {
     init(expectedBy model: DataModel, schema: CoreDataStoreSchema, frameworkVersion: Int?) {
         entityNames = Set(model.entities.map(\.name))
         let layout = CoreDataSQLLayout(model: model, numbers: CoreDataStoreMapping.entityNumbers(of: model, in: schema),
-                                       frameworkVersion: frameworkVersion)
+                                       frameworkVersion: frameworkVersion, tablesInStore: Set(schema.tables.map(\.name)))
         for table in layout.tables { add(table.name, columns: table.columns.map(\.name)) }
     }
 

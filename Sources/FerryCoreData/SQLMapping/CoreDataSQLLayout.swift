@@ -51,7 +51,10 @@ public struct CoreDataSQLLayout: Sendable {
     ///     number (`Z_3SHOWS`, `Z4_MESSAGE`) follow the numbers the store holds. Nil predicts them.
     ///   - frameworkVersion: the store's `NSPersistenceFrameworkVersion`; before 700 a
     ///     many-to-many between two relationships of one entity was named after the other side.
-    public init(model: DataModel, numbers: [String: Int]? = nil, frameworkVersion: Int? = nil) {
+    ///   - tablesInStore: the store's table names, when reading one: a many-to-many between two
+    ///     relationships of one entity takes the name the store has, which a store keeps through
+    ///     migrations from the framework that made it (Wire's `Z_24TRUSTEDBYCLIENTS` at 1000 and more).
+    public init(model: DataModel, numbers: [String: Int]? = nil, frameworkVersion: Int? = nil, tablesInStore: Set<String>? = nil) {
         self.model = model
         let order = Self.numberingOrder(model)
         for (index, entity) in order.enumerated() { entityNumbers[entity.name] = numbers?[entity.name] ?? index + 1 }
@@ -67,7 +70,7 @@ public struct CoreDataSQLLayout: Sendable {
             layOutEntityTable(rootEntity, members: order.filter { root(of: $0).name == rootEntity.name },
                               pointingIn: noInverse[rootEntity.name] ?? [])
         }
-        layOutJoinTables(frameworkVersion: frameworkVersion)
+        layOutJoinTables(frameworkVersion: frameworkVersion, tablesInStore: tablesInStore.map { Set($0.map { $0.uppercased() }) })
         layOutToManyThroughInverses(order)
     }
 
@@ -238,7 +241,7 @@ public struct CoreDataSQLLayout: Sendable {
     /// Entities are visited by name, each with its inherited relationships too, by name; the
     /// first relationship of a pair met names the table. Join-table column names share one
     /// namespace across all join tables.
-    private mutating func layOutJoinTables(frameworkVersion: Int?) {
+    private mutating func layOutJoinTables(frameworkVersion: Int?, tablesInStore: Set<String>?) {
         var names = UniqueNames(taken: [])
         var done: Set<[String]> = []
         for carrier in model.entities.sorted(by: { $0.name < $1.name }) {
@@ -255,6 +258,11 @@ public struct CoreDataSQLLayout: Sendable {
                     // Both sides in one entity: which names the table changed between frameworks (Wire UserClient).
                     let (first, last) = relationship.name < inverse.name ? (relationship, inverse) : (inverse, relationship)
                     (owner, other) = (frameworkVersion ?? 1000) >= 700 ? (last, first) : (first, last)
+                    if let tablesInStore, let number = entityNumbers[entity],
+                       !tablesInStore.contains("Z_\(number)\(owner.name.uppercased())"),
+                       tablesInStore.contains("Z_\(number)\(other.name.uppercased())") {
+                        (owner, other) = (other, owner)
+                    }
                 }
                 guard let ownerNumber = entityNumbers[entity], let destination = owner.destinationEntity,
                       let destinationNumber = entityNumbers[destination], let destinationTable = entityTables[destination],
