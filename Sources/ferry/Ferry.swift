@@ -22,6 +22,7 @@ struct Ferry: ParsableCommand {
               ferry diff Model.xcdatamodeld
               ferry dump Model.sqlite --model Model.xcdatamodeld
               ferry load records/ --model Model.xcdatamodeld --to New.sqlite
+              ferry check New.sqlite --model Model.xcdatamodeld
               ferry convert Samples/roots Samples/molten --to data.ferry
               ferry export data.ferry -o data.tar.zst
               ferry verify data.tar.zst
@@ -31,7 +32,7 @@ struct Ferry: ParsableCommand {
 
             `ferry --version` prints Ferry's version.
             """,
-        subcommands: [Inspect.self, Lint.self, Diff.self, Decompile.self, Dump.self, Load.self, Convert.self, Export.self, Verify.self, Import.self,
+        subcommands: [Inspect.self, Lint.self, Diff.self, Decompile.self, Dump.self, Load.self, Check.self, Convert.self, Export.self, Verify.self, Import.self,
                       Backup.self, Backups.self, Restore.self, Clean.self]
     )
 

@@ -85,6 +85,11 @@ import Testing
         }
         let dumped = try ferry("dump", store, "--model", bundle, "--entity", "Semester")
         #expect(dumped.status == 0)
+        // Core Data would open it as it is, with the model and through the cache Ferry wrote into it.
+        for arguments in [["check", store, "--model", bundle], ["check", store]] {
+            let checked = try CommandRunner.ferry(arguments, in: TestPaths.packageRoot)
+            #expect(checked.status == 0 && checked.stdout.hasSuffix("no findings: Core Data opens and reads this store as it is\n"), "\(checked.stdout)")
+        }
         #expect(dumped.stdout.split(separator: "\n").count == 2)
         // The canonical model needs no --model; --input-model belongs to --as core-data only.
         let canonical = try ferry("convert", "Samples/roots", "--to", directory.url.appendingPathComponent("Ferry.sqlite").path, "--as", "core-data")

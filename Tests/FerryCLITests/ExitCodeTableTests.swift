@@ -30,7 +30,7 @@ import Testing
         let forager = TestPaths.formats.appendingPathComponent("legacy/Forager.xcdatamodel").path
         let commands: [(name: String, arguments: [String])] = [
             ("inspect", ["inspect", path]), ("lint", ["lint", path]), ("diff", ["diff", path]),
-            ("dump", ["dump", path]), ("convert", ["convert", path, "--to", out("convert-\(kind).ferry")]),
+            ("dump", ["dump", path]), ("check", ["check", path]), ("convert", ["convert", path, "--to", out("convert-\(kind).ferry")]),
             ("export", ["export", path, "-o", out("export-\(kind).tar.zst")]), ("verify", ["verify", path]),
             ("import", ["import", path, "--to", out("import-\(kind).ferry")]), ("backup", ["backup", path]),
             ("load", ["load", path, "--model", forager, "--to", out("load-\(kind).sqlite")]),

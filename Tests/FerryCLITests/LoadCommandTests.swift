@@ -22,6 +22,10 @@ import Testing
         let after = try ferry("dump", path("New.sqlite"), "--model", Self.model)
         #expect(after.status == 0 && !after.stdout.isEmpty && after.stdout == before.stdout)
         #expect(after.stderr.contains(#"version "CoreDataMigration_Example 4" (matched by the store's entity version hashes)"#), "\(after.stderr)")
+        let checked = try ferry("check", path("New.sqlite"), "--model", Self.model)
+        #expect(checked.status == 0 && checked.stdout.contains("no findings"), "\(checked.stdout)")
+        // Without the model, through the cache: the same records.
+        #expect(try ferry("dump", path("New.sqlite")).stdout == after.stdout)
 
     }
 

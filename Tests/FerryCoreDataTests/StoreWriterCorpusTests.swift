@@ -61,6 +61,12 @@ import Testing
         if real.untouched {
             #expect(schema.map(SchemaSQLCorpusTests.place) == real.statements.map(SchemaSQLCorpusTests.place))
         }
+        // Core Data opens it, and reads it without the model through the cache Ferry wrote.
+        let check = try CoreDataStoreCheck(path: written, model: store.modelPath).run()
+        #expect(check.findings.isEmpty, "\(store.testDescription): \(check.findings)")
+        let cached = try CoreDataStoreReader(path: written)
+        #expect(cached.schemaSource == .modelCache && cached.mapping.problems.isEmpty)
+        #expect(EntityVersionHash.hashes(of: cached.model) == EntityVersionHash.hashes(of: model))
         #expect(try copy.read { try Int.fetchOne($0, sql: "PRAGMA auto_vacuum") } == 2)
         #expect(try copy.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
         try copy.close()

@@ -250,15 +250,8 @@ struct RecordWalker {
     private mutating func checkStrayRows(of plan: Plan, entity: String, db: Database) throws {
         guard strayRowsChecked.insert(plan.table).inserted else { return }
         let numbers = reader.mapping.entities.filter { $0.table == plan.table }.compactMap(\.number)
-        let found = try Row.fetchAll(db, sql: """
-            SELECT Z_ENT, count(*), min(Z_PK) FROM \(SQLName.quoted(plan.table))
-            WHERE Z_ENT IS NULL OR Z_ENT NOT IN (\(numbers.map(String.init).joined(separator: ", "))) GROUP BY Z_ENT ORDER BY Z_ENT
-            """)
-        guard !found.isEmpty else { return }
-        let count = found.reduce(0) { $0 + (CoreDataStoreValue.integer($1[1]) ?? 0) }
-        let values = found.map { row in CoreDataStoreValue.integer(row[0]).map(String.init) ?? "NULL" }.joined(separator: ", ")
-        let first = found.compactMap { CoreDataStoreValue.integer($0[2]) }.min() ?? 0
-        let what = "\(plan.table): \(count) row(s) whose Z_ENT (\(values)) names no entity stored in the table (first Z_PK \(first))"
+        guard let stray = try StrayRows.find(in: plan.table, numbers: numbers, db: db) else { return }
+        let what = stray.description
         if plan.holdsTableAlone {
             decoder.warnings["\(what); read as \(entity), as Core Data reads them\(lossless ? ", their Z_ENT kept" : "")", default: 0] += 1
         } else if lossless {

@@ -11,7 +11,7 @@ import GRDB
 /// at all; a file at the path, even one made while writing, is never replaced.
 ///
 /// Values go in as SQLite holds them (``CoreDataCell``): dates as seconds since 2001, UUIDs as 16
-/// bytes, Transformables as their archives. `Z_MODELCACHE` stays empty (see the Formats file).
+/// bytes, Transformables as their archives. `Z_MODELCACHE` holds the model (``CoreDataModelCache``).
 ///
 /// For example:
 /// ```swift
@@ -263,6 +263,7 @@ public final class CoreDataStoreWriter {
     ///   written (keys given out to objects since deleted).
     public func finish(storeUUID: String = UUID().uuidString, highestKeys given: [String: Int64] = [:]) throws {
         let metadata = Data(CoreDataMetadataPlist.bytes(for: model, frameworkVersion: frameworkVersion, identifier: identifier))
+        let cache = try CoreDataModelCache.content(for: model, file: path)
         do {
             try queue.writeWithoutTransaction { db in
                 for entity in CoreDataSQLLayout.numberingOrder(model) {
@@ -272,6 +273,7 @@ public final class CoreDataStoreWriter {
                                    arguments: [number, entity.name, layout.superNumbers[entity.name] ?? 0, highest])
                 }
                 try db.execute(sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)", arguments: [storeUUID.uppercased(), metadata])
+                try db.execute(sql: "INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)", arguments: [cache])
                 try db.execute(sql: "COMMIT")
             }
             // Core Data's default journal; set last so that the single file is what is renamed.

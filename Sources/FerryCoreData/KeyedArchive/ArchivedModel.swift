@@ -120,7 +120,16 @@ private struct Reader {
         entity.relationships.sort { $0.name < $1.name }
         entity.uniquenessConstraints = nameLists(archive.field("NSUniqueTuples", of: reference))
         entity.compoundIndexes = nameLists(archive.field("NSCompoundIndexes", of: reference))
+        // A compiled model also lists each indexed attribute and compound index as a fetch index
+        // of its own name (Wire's Conversation.normalizedUserDefinedName): those are not the model's.
+        let implied = Set(entity.attributes.filter(\.isIndexed).map { [$0.name] } + entity.compoundIndexes)
+        var seen: Set<String> = []
         entity.fetchIndexes = (archive.field("NSFetchIndexDescriptions", of: reference).flatMap(archive.collectionElements) ?? []).map(fetchIndex)
+            .filter { index in
+                let properties = index.elements.compactMap(\.property)
+                let isImplied = implied.contains(properties) && index.name == properties.joined(separator: "_")
+                return !isImplied && seen.insert(index.name).inserted
+            }
         return entity
     }
 
@@ -130,14 +139,17 @@ private struct Reader {
                                              type: ArchivedModel.attributeTypes[code] ?? .undefined)
         attribute.isOptional = flag("NSIsOptional", of: reference)
         attribute.isTransient = flag("NSIsTransient", of: reference)
+        attribute.isIndexed = flag("NSIsIndexed", of: reference)
         attribute.valueTransformerName = string("NSValueTransformerName", of: reference)
         attribute.customClassName = string("NSAttributeValueClassName", of: reference)
         attribute.renamingIdentifier = string("NSRenamingIdentifier", of: reference).flatMap { $0 == attribute.name ? nil : $0 }
         attribute.versionHashModifier = string("NSVersionHashModifier", of: reference)
-        attribute.allowsExternalBinaryDataStorage = flag("NSAllowsExternalBinaryDataStorage", of: reference)
         // Bit 0x10 of NSFlagsKey is set on the one attribute of the corpus marked
-        // preserveAfterDeletion (CoreDataPlus' Person.id), and on no other.
+        // preserveAfterDeletion (CoreDataPlus' Person.id), and on no other. Bit 0x4 is external
+        // storage in model caches (Wire's User.imageMediumData, allowsExternalBinaryDataStorage in
+        // the XML), which a .mom says with a key of its own.
         let flags = archive.field("NSFlagsKey", of: reference)?.integer ?? 0
+        attribute.allowsExternalBinaryDataStorage = flag("NSAllowsExternalBinaryDataStorage", of: reference) || flags & 0x4 != 0
         attribute.preservesValueInHistoryOnDeletion = flags & 0x10 != 0
         attribute.isDerived = archive.field("NSDerivationExpression", of: reference) != nil
         if let value = archive.field("NSDefaultValue", of: reference) {
@@ -170,6 +182,7 @@ private struct Reader {
         relationship.minCount = minCount == 0 ? nil : minCount
         relationship.deletionRule = ArchivedModel.deleteRules[archive.field("NSDeleteRule", of: reference)?.integer ?? 1] ?? .nullify
         relationship.renamingIdentifier = string("NSRenamingIdentifier", of: reference).flatMap { $0 == relationship.name ? nil : $0 }
+        relationship.versionHashModifier = string("NSVersionHashModifier", of: reference)
         return relationship
     }
 
