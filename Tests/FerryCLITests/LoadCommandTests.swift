@@ -29,6 +29,30 @@ import Testing
 
     }
 
+    /// A store of merged models: `--model` once per model; `--version` is for one model only.
+    @Test func aStoreOfMergedModelsTakesEachModel() throws {
+        let notes = try directory.write("""
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+                <entity name="Note" syncable="YES"><attribute name="text" optional="YES" attributeType="String"/></entity>
+            </model>
+            """, to: "Notes.xcdatamodel/contents")
+        let gallery = "Tests/Fixtures/SQLMapping/Gallery.xcdatamodeld"
+        try FileManager.default.createDirectory(atPath: path("records"), withIntermediateDirectories: true)
+        try Data(#"{"entity":"Note","id":"n1","values":{"text":"Lent to the Getty"}}"#.utf8).write(to: URL(fileURLWithPath: path("records/Note.ndjson")))
+        try Data(#"{"entity":"Artwork","id":"a1","values":{"title":"Irises","year":1889}}"#.utf8).write(to: URL(fileURLWithPath: path("records/Artwork.ndjson")))
+        let alone = try ferry("load", path("records"), "--model", gallery, "--to", path("Alone.sqlite"))
+        #expect(alone.status == 65 && alone.stderr.contains("give each with its own --model"), "\(alone.stderr)")
+        let model = (notes as NSString).deletingLastPathComponent
+        let merged = try ferry("load", path("records"), "--model", gallery, "--model", model, "--to", path("Merged.sqlite"))
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(merged.stderr.contains("2 records of 2 entities written"))
+        let dumped = try ferry("dump", path("Merged.sqlite"), "--entity", "Note")
+        #expect(dumped.stdout.contains(#""text":"Lent to the Getty""#))
+        let versioned = try ferry("load", path("records"), "--model", gallery, "--model", model, "--version", "Gallery", "--to", path("V.sqlite"))
+        #expect(versioned.status == 64)
+    }
+
     /// Loading over a store keeps a verified backup of it first, as every command that replaces one.
     @Test(.needsCorpus) func aStoreLoadedOverIsBackedUpFirst() throws {
         #expect(try ferry("dump", Self.store, "--model", Self.model, "-o", path("records")).status == 0)

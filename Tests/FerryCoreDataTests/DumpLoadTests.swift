@@ -110,6 +110,50 @@ import Testing
         #expect("\(refused)".contains("ZMESSAGE: 1 row(s) whose Z_ENT (9)"))
     }
 
+    /// A store of merged models (an app's and a framework's) dumps every entity; loading that
+    /// dump takes each model, merged as Core Data merges them, and gives the same records back.
+    /// With the app's model alone, the first foreign entity is named with what to do.
+    @Test func aStoreOfMergedModelsLoadsWithEachModel() throws {
+        let directory = TemporaryDirectory()
+        let gallery = try ModelBundle(at: Self.galleryModel).currentModel()
+        let notes = try ModelParser().parse(data: Data("""
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+                <entity name="Note" representedClassName="Note" syncable="YES">
+                    <attribute name="text" optional="YES" attributeType="String"/>
+                    <attribute name="written" optional="YES" attributeType="Date"/>
+                </entity>
+            </model>
+            """.utf8), file: "Notes.xcdatamodel/contents", versionName: "Notes")
+        let merged = try DataModel(merging: [gallery, notes])
+        #expect(merged.entities.count == gallery.entities.count + 1)
+        let store = directory.url.appendingPathComponent("Merged.sqlite").path
+        let writer = try CoreDataStoreWriter(creating: store, model: merged)
+        try writer.insert("Artwork", attributes: ["title": .text("Irises"), "year": .integer(1889)])
+        try writer.insert("Note", attributes: ["text": .text("Lent to the Getty"), "written": .real(490_189_828.80500007)])
+        try writer.finish()
+
+        // Read with the app's model: the framework's entity comes from the store's model cache.
+        let records = directory.url.appendingPathComponent("records").path
+        _ = try CoreDataStoreDump().write(try CoreDataStoreReader(path: store, model: Self.galleryModel), toDirectory: records)
+        #expect(FileManager.default.fileExists(atPath: records + "/Note.ndjson"))
+        let alone = try #require(throws: CoreDataReadError.self) {
+            try CoreDataDumpLoader(model: gallery).load(from: records, to: directory.url.appendingPathComponent("Alone.sqlite").path)
+        }
+        #expect("\(alone)".contains(#"no entity "Note" in the model; a store of merged models (an app's and its frameworks') is written for all of them: give each with its own --model"#))
+        let loaded = directory.url.appendingPathComponent("Loaded.sqlite").path
+        _ = try CoreDataDumpLoader(model: merged).load(from: records, to: loaded)
+        let again = directory.url.appendingPathComponent("again").path
+        _ = try CoreDataStoreDump().write(try CoreDataStoreReader(path: loaded, model: Self.galleryModel), toDirectory: again)
+        for file in ["Artwork.ndjson", "Note.ndjson"] {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: again + "/" + file)) == Data(contentsOf: URL(fileURLWithPath: records + "/" + file)), "\(file)")
+        }
+        #expect(try CoreDataStoreCheck(path: loaded).run().findings.isEmpty)
+
+        let twice = try #require(throws: ModelError.self) { try DataModel(merging: [gallery, gallery]) }
+        #expect(twice.kind == .entityInTwoModels("Artwork", other: gallery.file))
+    }
+
     func badLoad(_ lines: [String]) throws -> (error: CoreDataReadError?, left: [String]) {
         let directory = TemporaryDirectory()
         let records = directory.url.appendingPathComponent("records").path
@@ -131,7 +175,7 @@ import Testing
         (#"{"entity":"Room","id":"r1","values":{"label":7}}"#, "record 1: id r1: field \"label\": label is a String attribute; the record holds a JSON number"),
         (#"{"entity":"Room","id":"r1","values":{"colour":"red"}}"#, "field \"colour\": Room has no attribute or relationship of this name"),
         (#"{"entity":"Room","id":"r1","pk":3,"values":{}}"# + "\n" + #"{"entity":"Room","id":"r2","pk":3,"values":{}}"#, "id r2: pk 3 is also record r1's"),
-        (#"{"entity":"Message","id":"m1","values":{}}"#, "id m1: no entity \"Message\" that can have objects"),
+        (#"{"entity":"Message","id":"m1","values":{}}"#, "id m1: \"Message\" is abstract in the model: it has no objects of its own"),
         (#"{"entity":"Room","id":"r1","#, "record 1: not JSON"),
         (#"{"entity":"Artwork","id":"a1","values":{}}"# + "\n" + #"{"entity":"Room","id":"r1","values":{"gallery":"a1"}}"#,
          "field \"gallery\": links to a1, a Artwork, where gallery leads to Gallery"),

@@ -51,7 +51,9 @@ import Testing
         }
         var real: [String: Set<String>] = [:]
         for path in allCorpusStorePaths {
-            guard let blob = try? DatabaseQueue(path: path).read({ try Data.fetchOne($0, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE") }) else { continue }
+            // Read as Ferry reads stores: a read-write connection would checkpoint a store's -wal into it.
+            let file = try CoreDataStoreFile(path: path)
+            guard let blob = try file.read({ db in try db.tableExists("Z_MODELCACHE") ? try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE") : nil }) else { continue }
             for (name, keys) in shape(try KeyedArchive(data: try RawInflate.decompress(blob))) { real[name, default: []].formUnion(keys) }
         }
         #expect(real.count > 10)

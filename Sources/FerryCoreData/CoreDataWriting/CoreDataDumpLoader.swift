@@ -135,8 +135,13 @@ public struct CoreDataDumpLoader {
         }
         var here = location
         here.key = id
-        guard let entity = model.entity(named: entityName), !entity.isAbstract else {
-            throw CoreDataReadError(.badRecord("no entity \"\(entityName)\" that can have objects in the model"), at: here)
+        guard let entity = model.entity(named: entityName) else {
+            // A store of merged models dumps every model's entities.
+            throw CoreDataReadError(.badRecord("no entity \"\(entityName)\" in the model; a store of merged models (an app's and its "
+                + "frameworks') is written for all of them: give each with its own --model"), at: here)
+        }
+        guard !entity.isAbstract else {
+            throw CoreDataReadError(.badRecord("\"\(entityName)\" is abstract in the model: it has no objects of its own"), at: here)
         }
         var primaryKey: Int64?
         if let pk = object["pk"], !pk.isNull {

@@ -115,6 +115,30 @@ public struct DataModel: Sendable, Hashable {
 }
 
 extension DataModel {
+    /// Several models as one, as Core Data merges the models of an app and its frameworks into the
+    /// one a store is made for (`NSManagedObjectModel(byMerging:)`): every entity of each, the first
+    /// model's settings. The file names them all, joined by ` + `.
+    /// - Throws: ``ModelError/Kind/entityInTwoModels(_:other:)`` when two models have an entity of one name.
+    public init(merging models: [DataModel]) throws(ModelError) {
+        guard let first = models.first else { throw ModelError(.noVersions, at: ModelLocation(file: "")) }
+        var owners: [String: String] = [:]
+        for model in models {
+            for entity in model.entities {
+                if let other = owners[entity.name] {
+                    throw ModelError(.entityInTwoModels(entity.name, other: other), at: ModelLocation(file: model.file, entity: entity.name))
+                }
+                owners[entity.name] = model.file
+            }
+        }
+        self.init(file: models.map(\.file).joined(separator: " + "), versionName: first.versionName,
+                  entities: models.flatMap(\.entities), attributes: first.attributes)
+        fetchRequests = models.flatMap(\.fetchRequests)
+        configurations = models.flatMap(\.configurations)
+        composites = models.flatMap(\.composites)
+    }
+}
+
+extension DataModel {
     private enum XML {
         static let known: Set<String> = ["entity", "fetchRequest", "configuration", "composite", "elements"]
     }

@@ -59,6 +59,8 @@ public struct ModelError: Error, Sendable, CustomStringConvertible {
         case noVersions
         case unknownVersion(String, available: [String])
         case unknownEntity(String, available: [String])
+        /// Models merged into one both have this entity.
+        case entityInTwoModels(String, other: String)
         case missingAttribute(String)
         case invalidValue(attribute: String, value: String, expected: String)
     }
@@ -120,6 +122,8 @@ public struct ModelError: Error, Sendable, CustomStringConvertible {
             return "no version \"\(name)\"; versions: \(available.joined(separator: ", "))"
         case .unknownEntity(let name, let available):
             return "no entity \"\(name)\"; entities: \(available.joined(separator: ", "))"
+        case .entityInTwoModels(let name, let other):
+            return "\(other) has an entity \"\(name)\" too: models merged into one cannot both have it"
         case .missingAttribute(let attribute):
             return "missing required XML attribute \"\(attribute)\""
         case .invalidValue(let attribute, let value, let expected):

@@ -13,7 +13,8 @@ extension Ferry {
                 prepopulate an app's store) and writes a new SQLite store laid out as Core Data lays it out for the \
                 model version: its tables, indexes, Z_PRIMARYKEY and Z_METADATA, with entity version hashes computed \
                 from the XML. Records keep their pk; relationships are given by the records' ids. A dump made with \
-                --lossless is written back row for row (values, Z_OPT, orders, Z_MAX). The store appears \
+                --lossless is written back row for row (values, Z_OPT, orders, Z_MAX). A store of several models \
+                merged (an app's and its frameworks') takes each: --model App.xcdatamodeld --model Kit.momd. The store appears \
                 whole or not at all; an existing store is first backed up (checked, rotated) and then replaced. Experimental: that Core Data opens \
                 such a store as its own is not yet confirmed on macOS. Format: Formats/coredata-store-writing.md.
 
@@ -25,9 +26,10 @@ extension Ferry {
         @Argument(help: "The folder of <Entity>.ndjson files.", completion: .directory)
         var directory: String
 
-        @Option(help: ArgumentHelp("The model to write the store for (.xcdatamodeld, .xcdatamodel, contents, .momd).", valueName: "model"),
+        @Option(help: ArgumentHelp("The model to write the store for (.xcdatamodeld, .xcdatamodel, contents, .momd); "
+                                   + "once per model for a store of merged models.", valueName: "model"),
                 completion: .file())
-        var model: String
+        var model: [String]
 
         @Option(name: .customLong("version"), help: ArgumentHelp("This version of the model; by default the one the dump was read with (its _store.json), else the current one.", valueName: "name"))
         var versionName: String?
@@ -40,10 +42,18 @@ extension Ferry {
 
         func run() throws {
             LeftoverNotice.sweep(beside: to)
-            let bundle = try ModelBundle.opening(model)
+            guard !model.isEmpty else { throw ValidationError("Missing expected argument '--model <model>'") }
+            if model.count > 1, versionName != nil {
+                throw ValidationError("--version picks a version of one model; merged models are each read at the version the dump names, else their current one")
+            }
             let dumped = try CoreDataDumpLoader.DumpedStore(directory: directory)
-            let version = versionName ?? dumped?.version.flatMap { name in bundle.versions.contains { $0.name == name } ? name : nil }
-            let loader = CoreDataDumpLoader(model: try bundle.model(version: version))
+            var models: [DataModel] = []
+            for path in model {
+                let bundle = try ModelBundle.opening(path)
+                let version = versionName ?? dumped?.version.flatMap { name in bundle.versions.contains { $0.name == name } ? name : nil }
+                models.append(try bundle.model(version: version))
+            }
+            let loader = CoreDataDumpLoader(model: models.count == 1 ? models[0] : try DataModel(merging: models))
             try ReplaceableCoreDataStore.check(to, model: loader.model, allowForeign: backups.replaceForeign)
             // As everywhere in Ferry: a store is replaced only after a verified copy of it is kept.
             let backup = FileManager.default.fileExists(atPath: to) ? try backups.backup.take(to, foreign: backups.replaceForeign) : nil
