@@ -37,6 +37,26 @@ public enum UTCText {
         } ?? nil
     }
 
+    /// Seconds since 1970 of `YYYY-MM-DDTHH:MM:SS` (19 bytes, no zone: the caller has read it as
+    /// UTC); nil for any other form.
+    public static func wholeUnixSeconds(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard bytes.count == 19, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
+              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":") else { return nil }
+        func number(_ start: Int, _ count: Int) -> Int? {
+            var value = 0
+            for index in start..<(start + count) {
+                let digit = Int(bytes[index]) - 48
+                guard (0...9).contains(digit) else { return nil }
+                value = value * 10 + digit
+            }
+            return value
+        }
+        guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
+              let minute = number(14, 2), let second = number(17, 2), (1...12).contains(month), day >= 1,
+              day <= daysIn(month: month, year: year), hour < 24, minute < 60, second < 61 else { return nil }
+        return Int64(daysFromCivil(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second)
+    }
+
     /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
     public static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year

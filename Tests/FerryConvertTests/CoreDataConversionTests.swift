@@ -97,6 +97,32 @@ import Testing
         }
     }
 
+    /// Tables move in one `INSERT … SELECT` each: the same rows as row by row, every table;
+    /// a value the row path refuses sends its table there, which names the row.
+    @Test func tablesInBulkHoldWhatRowByRowHolds() throws {
+        let canonical = directory.url.appendingPathComponent("samples.ferry").path
+        _ = try ConversionJob(inputs: [TestPaths.samples.path], store: canonical, options: ConversionOptions(openArchive: ArchiveReader.opener)).run()
+        func written(_ name: String, bulk: Bool) throws -> String {
+            var writer = try CanonicalCoreDataWriter(canonicalStore: canonical)
+            writer.movesRowsInBulk = bulk
+            let path = directory.url.appendingPathComponent(name).path
+            try writer.write(to: path, storeUUID: "7E1F0000-0000-4000-8000-000000000001")
+            return path
+        }
+        let (bulk, rows) = (try written("bulk.sqlite", bulk: true), try written("rows.sqlite", bulk: false))
+        let tables = try DatabaseQueue(path: rows).read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") }
+        #expect(tables.count > 20)
+        for table in tables {
+            let sql = "SELECT * FROM \(table) ORDER BY 1"
+            #expect(try DatabaseQueue(path: bulk).read { try Row.fetchAll($0, sql: sql) } == DatabaseQueue(path: rows).read { try Row.fetchAll($0, sql: sql) }, "\(table)")
+        }
+        try DatabaseQueue(path: canonical).write { try $0.execute(sql: "UPDATE log SET started_at = 'yesterday' WHERE rowid = 2") }
+        for bulk in [true, false] {
+            let error = try #require(throws: CoreDataWriteError.self) { try written("damaged-\(bulk).sqlite", bulk: bulk) }
+            #expect("\(error)".contains("log row 2: started_at: startedAt is a Date attribute; \"yesterday\" is not an ISO 8601 time in UTC"), "\(error)")
+        }
+    }
+
     @Test func theSameInputsGiveTheSameIDsAndKeysOnAnotherMachine() throws {
         // Two copies of the samples in different places with different file times, as two
         // machines would have them.

@@ -76,6 +76,7 @@ struct Xcode3ArchiveBuilder {
         var settings: [(String, PropertyListValue)] = [
             ("XD_PRK_isToMany", .bool(toMany)), ("XD_PRK_minCount", .integer(toMany ? 0 : 1)), ("XD_PRK_maxCount", .integer(toMany ? 0 : 1)),
             ("XD_PRK_deleteRule", .integer(deleteRule)), ("XD_PRK_inverseRelationship", inverse ?? .uid(0)),
+            ("XD_PRK_ordered", .bool(toMany)),
         ]
         if let destination { settings.append(("XD_PRK_destination", destination)) }
         fill(slot, "XDPMRelationship", [

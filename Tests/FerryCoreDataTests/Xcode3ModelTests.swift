@@ -37,7 +37,7 @@ import Testing
         return builder.archive(root: model)
     }
 
-    /// The same model as Xcode 4 would write it.
+    /// The same model as Xcode 4 would write it (`books` ordered, as `XD_PRK_ordered` says).
     static let shelfXML = """
         <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
         <model userDefinedModelVersionIdentifier="1.0" type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
@@ -50,7 +50,7 @@ import Testing
             </entity>
             <entity name="Shelf" representedClassName="NSManagedObject" syncable="YES">
                 <attribute name="name" optional="YES" attributeType="String"/>
-                <relationship name="books" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Book" inverseName="shelf" inverseEntity="Book"/>
+                <relationship name="books" optional="YES" toMany="YES" deletionRule="Cascade" ordered="YES" destinationEntity="Book" inverseName="shelf" inverseEntity="Book"/>
             </entity>
         </model>
         """
@@ -78,6 +78,7 @@ import Testing
         }
         let book = try #require(decoded.entity(named: "Book"))
         #expect(book.userInfo == ["shelfmark": "A-1", "com.apple.syncservices.Syncable": "NO"])
+        #expect(decoded.entity(named: "Shelf")?.relationship(named: "books")?.isOrdered == true)
         // A setting no field takes is kept, named, not dropped.
         #expect(book.attribute(named: "pages")?.otherAttributes == ["xcode3:XD_PAttK_someLaterKey": "kept"])
         #expect(ModelLinter().lint(decoded).findings.filter { $0.severity == .error }.isEmpty)
@@ -135,6 +136,17 @@ import Testing
         let reader = try CoreDataStoreReader(path: Self.restKit.appendingPathComponent("RKSeedDatabase.sqlite").path)
         #expect(EntityVersionHash.hashes(of: model).mapValues { Data($0) } == reader.metadata.versionHashes)
         #expect(ModelLinter().lint(model).findings.filter { $0.severity == .error }.isEmpty)
+        // Every setting of the real file is taken: none left over as `xcode3:`.
+        var leftovers: [String: String] = [:]
+        for entity in model.entities {
+            for other in entity.attributes.map(\.otherAttributes) + entity.relationships.map(\.otherAttributes) + [entity.otherAttributes] {
+                leftovers.merge(other) { first, _ in first }
+            }
+        }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+        // An elements file named on its own is read too.
+        let single = try ModelBundle.opening(modelPath + "/elements").currentModel()
+        #expect(single.entities.count == 2)
         let withModel = try CoreDataStoreReader(path: Self.restKit.appendingPathComponent("RKSeedDatabase.sqlite").path, model: modelPath)
         #expect(withModel.entityCounts().map { "\($0.entity) \($0.rows)" } == ["Tweet 20", "User 2"])
         var users: Set<String> = []

@@ -11,7 +11,8 @@ enum RowLinkCheck {
             for (relationship, storage) in mapping.relationships
             where reader.model.declaringEntity(of: relationship.name, below: mapping.entity) == mapping.entity.name {
                 let name = "\(mapping.entity.name).\(relationship.name)"
-                let destination = relationship.destinationEntity.flatMap { reader.mapping.layout.entityTables[$0] }
+                // The store's own table: a renamed root may keep its old one.
+                let destination = relationship.destinationEntity.flatMap { reader.mapping.entity(named: $0)?.table }
                 switch storage {
                 case .foreignKey(let column, let entityColumn):
                     guard let destination else { continue }
@@ -43,15 +44,17 @@ enum RowLinkCheck {
 
     private static func dangling(_ db: Database, in table: String, column: String, target: String, relationship: String,
                                  _ findings: inout Findings) throws {
-        let key = table.hasPrefix("Z_") && !table.hasPrefix("Z_PRIMARYKEY") ? "rowid" : "Z_PK"
+        // A join table has no Z_PK (nor, made WITHOUT ROWID, a rowid): it is named by the key it lacks.
+        let isJoin = table.hasPrefix("Z_")
         let (count, first) = try counted(db, """
-            SELECT count(*), min(t.\(key)) FROM \(q(table)) t
+            SELECT count(*), min(t.\(isJoin ? q(column) : "Z_PK")) FROM \(q(table)) t
             WHERE t.\(q(column)) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM \(q(target)) d WHERE d.Z_PK = t.\(q(column)))
             """)
+        let key = isJoin ? "missing key" : "Z_PK"
         if count > 0 {
             // Core Data opens such a store; only touching these objects' relationship throws
             // ("could not fulfill a fault"). Real stores have them (Photos' merge candidates).
-            findings.warning("links.missing", "\(relationship): \(count) row(s) of \(table) whose \(column) points at no row of \(target) (first \(key == "rowid" ? "row" : "Z_PK") \(first)): Core Data opens the store, but following these links throws \"could not fulfill a fault\"")
+            findings.warning("links.missing", "\(relationship): \(count) row(s) of \(table) whose \(column) points at no row of \(target) (first \(key) \(first)): Core Data opens the store, but following these links throws \"could not fulfill a fault\"")
         }
     }
 

@@ -9,9 +9,10 @@ public enum CoreDataDate {
     /// 2001-01-01 minus 1970-01-01, in seconds.
     public static let referenceOffset: Double = 978_307_200
 
-    /// The seconds of 0001-01-01 and of 9999-12-31T23:59:59 since 1970: dates outside are no
-    /// real app's data (a damaged value) and come out as their raw number, marked.
-    static let representable: ClosedRange<Double> = -62_135_596_800...253_402_300_799
+    /// The seconds of 0000-01-01 and of 9999-12-31T23:59:59 since 1970: dates outside are no
+    /// real app's data (a damaged value) and come out as their raw number, marked. Year 0 is in:
+    /// `Date.distantPast` (0000-12-30), a common "never" value, must go back as it came.
+    static let representable: ClosedRange<Double> = -62_167_219_200...253_402_300_799
 
     public static func iso8601(secondsSince2001 seconds: Double) -> String {
         let unix = seconds + referenceOffset
@@ -54,7 +55,7 @@ public enum CoreDataDate {
         // Digits by hand: this runs for every date of every row, and String(format:) costs more than the rest.
         var text: [UInt8] = []
         text.reserveCapacity(28 + fraction.count)
-        // The representable range starts at year 1: no sign.
+        // The representable range starts at year 0: no sign.
         text += digitText(Int(parts.tm_year) + 1900, 4)
         text.append(UInt8(ascii: "-")); text += digitText(Int(parts.tm_mon) + 1, 2)
         text.append(UInt8(ascii: "-")); text += digitText(Int(parts.tm_mday), 2)
@@ -123,21 +124,35 @@ extension CoreDataDate {
     /// Seconds since 2001 of `YYYY-MM-DDTHH:MM:SS[.fraction]Z`, the form ``iso8601(secondsSince2001:)``
     /// writes (UTC), correctly rounded however many fraction digits it has; nil for any other text.
     public static func secondsSince2001(iso8601 text: String) -> Double? {
-        let bytes = Array(text.utf8)
-        guard bytes.count > 21, bytes[19] == UInt8(ascii: "."), bytes.last == UInt8(ascii: "Z") else {
-            return unixSeconds(utc: text).map { $0 - referenceOffset }
+        var utf8 = text
+        return utf8.withUTF8 { bytes -> Double? in
+            guard bytes.count > 21, bytes[19] == UInt8(ascii: "."), bytes[bytes.count - 1] == UInt8(ascii: "Z") else {
+                return UTCText.unixSeconds(text).map { $0 - referenceOffset }
+            }
+            let fraction = UnsafeBufferPointer(rebasing: bytes[20..<(bytes.count - 1)])
+            guard fraction.count <= 400, fraction.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+                      let unix = UTCText.wholeUnixSeconds(UnsafeBufferPointer(rebasing: bytes[0..<19])) else { return nil }
+            let whole = unix - Int64(referenceOffset)
+            // Whole seconds and fraction as one integer over a power of ten: both exact in a
+            // double when the integer is below 2^53, so one division is the correctly rounded
+            // value (nearly every date); past that, strtod reads the decimal, correctly rounded too.
+            if fraction.count <= 15 {
+                var digits: Int64 = 0
+                for digit in fraction { digits = digits * 10 + Int64(digit - UInt8(ascii: "0")) }
+                let (scaled, overflow) = whole.multipliedReportingOverflow(by: powersOfTen[fraction.count])
+                let (numerator, overflowAgain) = scaled.addingReportingOverflow(digits)
+                if !overflow, !overflowAgain, numerator.magnitude <= 1 << 53 {
+                    return Double(numerator) / Double(powersOfTen[fraction.count])
+                }
+            }
+            guard fraction.contains(where: { $0 != UInt8(ascii: "0") }) else { return Double(whole) }
+            let decimal = whole >= 0 ? "\(whole)." + String(decoding: fraction, as: UTF8.self)
+                : "-\(-whole - 1)." + String(decoding: tensComplement(Array(fraction)), as: UTF8.self)
+            return Double(decimal)
         }
-        let fraction = Array(bytes[20..<(bytes.count - 1)])
-        guard fraction.count <= 400, fraction.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
-              let unix = unixSeconds(utc: String(decoding: bytes[..<19], as: UTF8.self) + "Z") else { return nil }
-        // The whole seconds are exact; the fraction is read as decimal text with them, so the
-        // double is the one closest to what is written, as a dump's reader must get back.
-        let whole = Int64(unix) - Int64(referenceOffset)
-        guard fraction.contains(where: { $0 != UInt8(ascii: "0") }) else { return Double(whole) }
-        let decimal = whole >= 0 ? "\(whole)." + String(decoding: fraction, as: UTF8.self)
-            : "-\(-whole - 1)." + String(decoding: tensComplement(fraction), as: UTF8.self)
-        return Double(decimal)
     }
+
+    private static let powersOfTen: [Int64] = (0...18).reduce(into: []) { list, index in list.append(index == 0 ? 1 : list[index - 1] * 10) }
 
     /// Seconds since 1970 of `YYYY-MM-DDTHH:MM:SS[.fraction]Z` (``UTCText``); nil for any other form.
     public static func unixSeconds(utc text: String) -> Double? {

@@ -160,6 +160,11 @@ public struct CoreDataDumpLoader {
             guard let cell = CoreDataCell(losslessJSON: ent), cell == .null || cell.isInteger, primaryKey != nil else {
                 throw CoreDataReadError(.badRecord("\"ent\" (the row's stored Z_ENT) is a whole number or null, on a record with its \"pk\""), at: here)
             }
+            // Core Data reads such a row only in a table of one entity (no Z_ENT test there); in a
+            // hierarchy's table it would be invisible.
+            guard entity.parentName == nil, entity.subentityNames.isEmpty else {
+                throw CoreDataReadError(.badRecord("\"ent\" keeps a stored Z_ENT for a row of a table of one entity, and \(entityName)'s table holds a hierarchy in this model"), at: here)
+            }
             storedEntity = cell
         }
         return Record(entity: entity, id: id, primaryKey: primaryKey, values: object["values"]?.object ?? JSONObject(),

@@ -36,6 +36,8 @@ public final class CoreDataStoreWriter {
     private var finished = false
 
     private let replacing: Bool
+    /// The database attached to read rows from, if any.
+    private let attachedName: String?
 
     /// - Parameters:
     ///   - identifier: the version identifier to record; by default the model's.
@@ -43,13 +45,17 @@ public final class CoreDataStoreWriter {
     ///     store then replaces in one rename; otherwise a file at the path is never replaced.
     /// - Throws: ``CoreDataWriteError`` when the path exists (and is not to be replaced) or the
     ///   file cannot be made.
+    ///   - attaching: a database to read rows from in ``insertRows(_:key:attributes:toOne:from:)``,
+    ///     attached (read only) under this name before the store's one transaction begins.
     public init(creating path: String, model: DataModel, frameworkVersion: Int = defaultFrameworkVersion,
-                identifier: String? = nil, history: Bool = false, replacing: Bool = false) throws {
+                identifier: String? = nil, history: Bool = false, replacing: Bool = false,
+                attaching source: (name: String, path: String)? = nil) throws {
         var status = stat()
         guard replacing || lstat(path, &status) != 0 else {
             throw CoreDataWriteError(kind: .exists, file: path)
         }
         self.replacing = replacing
+        attachedName = source?.name
         self.path = path
         self.model = model
         self.frameworkVersion = frameworkVersion
@@ -67,7 +73,11 @@ public final class CoreDataStoreWriter {
             // The whole store is one transaction, committed by finish(): a commit per object
             // would sync the disk per object. Abandoned, the temporary file is removed unread.
             try queue.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA page_size = 4096; PRAGMA auto_vacuum = 2; BEGIN")
+                try db.execute(sql: "PRAGMA page_size = 4096; PRAGMA auto_vacuum = 2")
+                if let source {
+                    try db.execute(sql: "ATTACH DATABASE ? AS \(SQLName.quoted(source.name))", arguments: [Self.readOnlyURI(source.path)])
+                }
+                try db.execute(sql: "BEGIN")
                 for statement in schema.statements { try db.execute(sql: statement.sql) }
             }
         } catch {
@@ -105,6 +115,8 @@ public final class CoreDataStoreWriter {
         let table: String
         /// Each to-one's declared destination and whether a `Z<n>_` column holds the entity.
         let toOne: [(name: String, declared: String, entityColumn: Bool)]
+        /// `Z_PK`, `Z_ENT`, `Z_OPT`, the attributes' columns, then each to-one's (and its `Z<n>_` column).
+        let columns: [String]
         let sql: String
     }
 
@@ -137,7 +149,7 @@ public final class CoreDataStoreWriter {
             if let entityColumn { names.append(entityColumn) }
             links.append((name, declared, entityColumn != nil))
         }
-        let insertion = Insertion(entity: entityName, number: number, table: table, toOne: links, sql: Self.insertion(into: table, names))
+        let insertion = Insertion(entity: entityName, number: number, table: table, toOne: links, columns: names, sql: Self.insertion(into: table, names))
         insertions[key] = insertion
         return insertion
     }
@@ -173,6 +185,48 @@ public final class CoreDataStoreWriter {
         try execute(location, insertion.sql, arguments)
         highestKeys[insertion.table] = max(highestKeys[insertion.table] ?? 0, key)
         return key
+    }
+
+    /// Inserts every row a query over the attached database gives, in one statement: SQLite
+    /// moves the rows without a call per row. `key` and each expression are SQL over `from`
+    /// (a table with its joins); a to-one's expression gives the destination's `Z_PK`.
+    /// - Returns: the rows inserted.
+    /// - Throws: ``CoreDataWriteError`` for an unknown entity or property, or when SQLite (or an
+    ///   SQL function of the caller's) refuses a row; the statement then inserts nothing.
+    package func insertRows(_ entityName: String, key: String, attributes: [(name: String, expression: String)],
+                            toOne: [(name: String, expression: String)], from: String) throws -> Int {
+        let insertion = try insertion(entityName, attributes: attributes.map(\.name), toOne: toOne.map(\.name))
+        var selected = [key, String(insertion.number), "1"] + attributes.map(\.expression)
+        for (index, link) in insertion.toOne.enumerated() {
+            selected.append(toOne[index].expression)
+            if link.entityColumn {
+                // The canonical side names one destination entity per to-one: its number, where there is a key.
+                guard let number = layout.entityNumbers[link.declared] else { throw CoreDataWriteError(kind: .unknownEntity(link.declared), file: path) }
+                selected.append("CASE WHEN (\(toOne[index].expression)) IS NULL THEN NULL ELSE \(number) END")
+            }
+        }
+        let sql = "INSERT INTO \(insertion.table) (\(insertion.columns.joined(separator: ", "))) SELECT \(selected.joined(separator: ", ")) FROM \(from)"
+        do {
+            return try queue.writeWithoutTransaction { db in
+                try db.execute(sql: sql)
+                let highest = try Int64.fetchOne(db, sql: "SELECT max(Z_PK) FROM \(insertion.table)") ?? 0
+                highestKeys[insertion.table] = max(highestKeys[insertion.table] ?? 0, highest)
+                return db.changesCount
+            }
+        } catch let error as DatabaseError {
+            throw CoreDataWriteError(kind: .refused(error.message ?? "\(error)", record: "\(entityName) rows from \(from)"), file: path)
+        }
+    }
+
+    /// SQL functions for ``insertRows(_:key:attributes:toOne:from:)``'s expressions.
+    package func add(function: DatabaseFunction) throws {
+        try queue.writeWithoutTransaction { db in db.add(function: function) }
+    }
+
+    private static func readOnlyURI(_ path: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#%")
+        return "file:" + (path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path) + "?mode=ro"
     }
 
     /// Keys stay below half of Int64's range, so that `Z_MAX` always leaves Core Data a next one.
@@ -275,9 +329,10 @@ public final class CoreDataStoreWriter {
                 try db.execute(sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)", arguments: [storeUUID.uppercased(), metadata])
                 try db.execute(sql: "INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)", arguments: [cache])
                 try db.execute(sql: "COMMIT")
+                if let attachedName { try db.execute(sql: "DETACH DATABASE \(SQLName.quoted(attachedName))") }
             }
             // Core Data's default journal; set last so that the single file is what is renamed.
-            try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
+            try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA main.journal_mode = WAL") }
             try queue.close()
             try FileSync.flush(temporaryPath)
             if replacing {

@@ -164,7 +164,9 @@ private struct Xcode3ModelReader {
         relationship.inverseName = take("XD_PRK_inverseRelationship", from: &settings).flatMap { archive.field("_name", of: $0) }.flatMap(text)
         relationship.inverseEntity = relationship.inverseName == nil ? nil : destination
         relationship.isToMany = take("XD_PRK_isToMany", from: &settings)?.bool ?? false
-        relationship.isOrdered = take("XD_PRK_isOrdered", from: &settings)?.bool ?? false
+        // RestKit's model says `XD_PRK_ordered`; the other spelling is kept in case a later Xcode 3 used it.
+        let ordered = take("XD_PRK_ordered", from: &settings)?.bool
+        relationship.isOrdered = ordered ?? take("XD_PRK_isOrdered", from: &settings)?.bool ?? false
         let minCount = Int(take("XD_PRK_minCount", from: &settings)?.integer ?? 0)
         let maxCount = Int(take("XD_PRK_maxCount", from: &settings)?.integer ?? 0)
         relationship.minCount = minCount > 0 ? minCount : nil
@@ -234,7 +236,8 @@ private struct Xcode3ModelReader {
         // other design objects keep theirs, and its settings as text.
         var settings = self.settings(of: reference)
         let name = archive.field("_name", of: reference).flatMap(text) ?? ""
-        let predicate = settings.first { $0.key.lowercased().contains("predicate") }
+        // Taken as the predicate only when it is text; an archived NSPredicate stays in the settings, as JSON.
+        let predicate = settings.first { $0.key.lowercased().contains("predicate") && text($0.value) != nil }
         if let predicate { settings.removeValue(forKey: predicate.key) }
         var remaining = leftovers(settings)
         remaining["xcode3:class"] = archive.className(of: reference) ?? "no class"
@@ -244,7 +247,9 @@ private struct Xcode3ModelReader {
     func configurations(_ value: PropertyListValue?) -> [ConfigurationDescription] {
         (value.flatMap(archive.dictionaryPairs) ?? []).compactMap { pair in
             guard let name = text(pair.key) else { return nil }
-            let members = (archive.collectionElements(pair.value) ?? []).compactMap { member in
+            // A set or array of entities; a dictionary of them by name gives its keys.
+            let elements = archive.collectionElements(pair.value) ?? archive.dictionaryPairs(pair.value)?.map(\.key) ?? []
+            let members = elements.compactMap { member in
                 text(member) ?? archive.field("_name", of: member).flatMap(text)
             }
             return ConfigurationDescription(name: name, memberEntities: members.sorted())

@@ -28,7 +28,9 @@ struct ModelLocator {
             let folder = url.deletingLastPathComponent().lastPathComponent
             let name = folder.hasSuffix(".xcdatamodel") ? ModelBundle.versionName(folder)
                 : url.deletingPathExtension().lastPathComponent
-            let version = ModelVersion(name: name, contentsPath: path, displayPath: display)
+            var version = ModelVersion(name: name, contentsPath: path, displayPath: display)
+            // An Xcode 3 version's `elements` file named on its own.
+            if url.lastPathComponent == "elements" { version.format = .xcode3Archive }
             return Found(layout: .contentsFile, versions: [version], currentVersionFile: display)
         }
         let entries = (try? files.contentsOfDirectory(atPath: path)) ?? []

@@ -15,6 +15,8 @@ import GRDB
 public struct CanonicalCoreDataWriter {
     public let source: String
     public let model: DataModel
+    /// Tables go in by one `INSERT … SELECT` where they can; off, row by row (tests compare both).
+    var movesRowsInBulk = true
 
     /// - Parameter model: the mirror model; by default the one built into Ferry.
     public init(canonicalStore source: String, model: DataModel? = nil) throws {
@@ -42,7 +44,8 @@ public struct CanonicalCoreDataWriter {
             throw CoreDataWriteError(kind: .cannotWrite("cannot read the canonical store \(source): \(error)"), file: path)
         }
         defer { try? queue.close() }
-        let writer = try CoreDataStoreWriter(creating: path, model: model, replacing: replacing)
+        let writer = try CoreDataStoreWriter(creating: path, model: model, replacing: replacing, attaching: (Self.attachedName, source))
+        for function in BulkValues.functions { try writer.add(function: function) }
         var counts: [String: Int] = [:]
         do {
             try queue.read { db in
@@ -67,9 +70,22 @@ public struct CanonicalCoreDataWriter {
         return counts
     }
 
-    /// One table's rows as objects of its entity; returns how many.
+    /// The canonical store, as the Core Data store's connection attaches it.
+    static let attachedName = "canonical"
+
+    /// One table's rows as objects of its entity; returns how many. SQLite moves them in one
+    /// statement when every value goes in as it is or through a date or UUID function; a value
+    /// the row-by-row path would refuse sends the table there, which names the row.
     private func copy(_ table: String, as entity: EntityDescription, from db: Database, into writer: CoreDataStoreWriter) throws -> Int {
         let plan = try TablePlan(table: table, entity: entity, model: model, db: db)
+        if movesRowsInBulk, let bulk = BulkValues(plan: plan), try bulk.fits(table, plan: plan, db: db) {
+            do {
+                return try writer.insertRows(entity.name, key: "t.rowid", attributes: bulk.attributes, toOne: bulk.toOne,
+                                             from: plan.from(table, database: Self.attachedName))
+            } catch is CoreDataWriteError {
+                // A date or UUID text the functions refuse: the statement left nothing; the rows below name it.
+            }
+        }
         // Every row sets the same properties: one insertion for the table.
         let insertion = try writer.insertion(entity.name, attributes: plan.attributes.map(\.name), toOne: plan.links.map(\.relationship))
         let rows = try Row.fetchCursor(db, sql: plan.sql)
@@ -116,6 +132,15 @@ public struct CanonicalCoreDataWriter {
         var attributeColumns: [String] = []
         var links: [Link] = []
         var sql = ""
+        /// `LEFT JOIN <table> jN ON <condition>` for each to-one, by alias.
+        var joins: [(table: String, alias: String, condition: String)] = []
+
+        /// `<table> t LEFT JOIN …` over the tables of `database` (nil: the connection's own).
+        func from(_ table: String, database: String? = nil, ordered: Bool = true) -> String {
+            let prefix = database.map { "\($0)." } ?? ""
+            return "\(prefix)\"\(table)\" t " + joins.map { "LEFT JOIN \(prefix)\"\($0.table)\" \($0.alias) ON \($0.condition)" }.joined(separator: " ")
+                + (ordered ? " ORDER BY t.rowid" : "")
+        }
 
         init(table: String, entity: EntityDescription, model: DataModel, db: Database) throws {
             let columns = Set(try Row.fetchAll(db, sql: "PRAGMA table_info(\(table))").map { $0["name"] as String })
@@ -123,7 +148,6 @@ public struct CanonicalCoreDataWriter {
                 ($0["from"] as String, (table: $0["table"] as String, column: ($0["to"] as String?) ?? "id"))
             }, uniquingKeysWith: { a, _ in a })
             var selected: [String] = []
-            var joins: [String] = []
             for attribute in model.allAttributes(of: entity) where !attribute.isTransient {
                 let column = CanonicalCoreDataWriter.columnName(of: attribute.name)
                 guard columns.contains(column) else {
@@ -139,7 +163,7 @@ public struct CanonicalCoreDataWriter {
                 let alias = "j\(joins.count)"
                 let own = CanonicalCoreDataWriter.columnName(of: relationship.name) + "_id"
                 if let key = foreignKeys[own] {
-                    joins.append("LEFT JOIN \"\(key.table)\" \(alias) ON \(alias).\"\(key.column)\" = t.\"\(own)\"")
+                    joins.append((key.table, alias, "\(alias).\"\(key.column)\" = t.\"\(own)\""))
                     selected += ["t.\"\(own)\"", "\(alias).rowid"]
                     links.append(Link(relationship: relationship.name, destinationEntity: destination, column: own))
                 } else if let inverse = relationship.inverseName {
@@ -147,14 +171,14 @@ public struct CanonicalCoreDataWriter {
                     let theirs = CanonicalCoreDataWriter.columnName(of: inverse) + "_id"
                     let referenced = try Row.fetchAll(db, sql: "PRAGMA foreign_key_list(\(destinationTable))")
                         .first { ($0["from"] as String) == theirs }.map { ($0["to"] as String?) ?? "id" } ?? "id"
-                    joins.append("LEFT JOIN \"\(destinationTable)\" \(alias) ON \(alias).\"\(theirs)\" = t.\"\(referenced)\"")
+                    joins.append((destinationTable, alias, "\(alias).\"\(theirs)\" = t.\"\(referenced)\""))
                     selected += ["NULL", "\(alias).rowid"]
                     links.append(Link(relationship: relationship.name, destinationEntity: destination, column: "\(destinationTable).\(theirs)"))
                 } else {
                     throw CoreDataWriteError(kind: .unsupported("\(entity.name).\(relationship.name), which \(table) has no column \(own) for"), file: table)
                 }
             }
-            sql = "SELECT t.rowid, " + selected.joined(separator: ", ") + " FROM \"\(table)\" t " + joins.joined(separator: " ") + " ORDER BY t.rowid"
+            sql = "SELECT t.rowid, " + selected.joined(separator: ", ") + " FROM " + from(table)
         }
     }
 
