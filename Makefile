@@ -42,6 +42,7 @@ bench: release
 	python3 scripts/bench.py --records $(N) --runs $(RUNS)
 	python3 scripts/bench_store.py --records $(N) --runs $(RUNS)
 	python3 scripts/bench_again.py --records $(N) --runs $(RUNS)
+	python3 scripts/bench_coredata.py --records $(N) --runs $(RUNS)
 	python3 scripts/bench_formats.py --records $(FORMAT_N)
 
 # Peak memory of convert at N and at 4×N records, and its growth (minutes; 3 GB of generated data).

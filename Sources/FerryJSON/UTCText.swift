@@ -9,31 +9,18 @@ public enum UTCText {
     public static func unixSeconds(_ text: String) -> Double? {
         text.utf8.withContiguousStorageIfAvailable { bytes -> Double? in
             guard bytes.count >= 20, bytes.count <= 60, bytes[bytes.count - 1] == UInt8(ascii: "Z"),
-                  bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
-                  bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":") else { return nil }
-            func number(_ start: Int, _ count: Int) -> Int? {
-                var value = 0
-                for index in start..<(start + count) {
-                    let digit = Int(bytes[index]) - 48
-                    guard (0...9).contains(digit) else { return nil }
-                    value = value * 10 + digit
-                }
-                return value
-            }
-            guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
-                  let minute = number(14, 2), let second = number(17, 2), (1...12).contains(month), day >= 1,
-                  day <= daysIn(month: month, year: year), hour < 24, minute < 60, second < 61 else { return nil }
+                  let whole = wholeUnixSeconds(UnsafeBufferPointer(rebasing: bytes[0..<19])) else { return nil }
             var fraction = 0.0
             if bytes.count > 20 {
                 // Past nanoseconds (an exact Core Data date has up to 17 digits) the digits are checked, not counted.
                 let digits = bytes.count - 21
                 guard bytes[19] == UInt8(ascii: "."), digits >= 1,
-                      (20..<(bytes.count - 1)).allSatisfy({ (48...57).contains(bytes[$0]) }),
-                      let value = number(20, min(digits, 9)) else { return nil }
+                      (20..<(bytes.count - 1)).allSatisfy({ (48...57).contains(bytes[$0]) }) else { return nil }
+                var value = 0
+                for index in 20..<(20 + min(digits, 9)) { value = value * 10 + Int(bytes[index]) - 48 }
                 fraction = Double(value) / pow(10, Double(min(digits, 9)))
             }
-            let days = daysFromCivil(year: year, month: month, day: day)
-            return Double(days * 86_400 + hour * 3600 + minute * 60 + second) + fraction
+            return Double(whole) + fraction
         } ?? nil
     }
 

@@ -123,6 +123,18 @@ import Testing
         }
     }
 
+    /// The bulk path's UUID parser reads what Foundation reads, and refuses what it refuses.
+    @Test func uuidTextIsReadAsFoundationReadsIt() {
+        var texts = (0..<200).map { _ in UUID().uuidString } + (0..<200).map { _ in UUID().uuidString.lowercased() }
+        texts += ["", "not a uuid", "E621E1F8-C36C-495A-93FC-0C247A3E6E5", "E621E1F8-C36C-495A-93FC-0C247A3E6E5FF", "E621E1F8C36C-495A-93FC-0C247A3E6E5F-",
+                  "G621E1F8-C36C-495A-93FC-0C247A3E6E5F", "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"]
+        for text in texts {
+            let ours = Array(text.utf8).withUnsafeBufferPointer { BulkValues.uuidBytes($0) }
+            let foundation = UUID(uuidString: text).map { uuid in withUnsafeBytes(of: uuid.uuid) { [UInt8]($0) } }
+            #expect(ours == foundation, "\(text)")
+        }
+    }
+
     @Test func theSameInputsGiveTheSameIDsAndKeysOnAnotherMachine() throws {
         // Two copies of the samples in different places with different file times, as two
         // machines would have them.

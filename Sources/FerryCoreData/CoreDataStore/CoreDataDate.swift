@@ -125,31 +125,34 @@ extension CoreDataDate {
     /// writes (UTC), correctly rounded however many fraction digits it has; nil for any other text.
     public static func secondsSince2001(iso8601 text: String) -> Double? {
         var utf8 = text
-        return utf8.withUTF8 { bytes -> Double? in
-            guard bytes.count > 21, bytes[19] == UInt8(ascii: "."), bytes[bytes.count - 1] == UInt8(ascii: "Z") else {
-                return UTCText.unixSeconds(text).map { $0 - referenceOffset }
+        return utf8.withUTF8 { secondsSince2001(iso8601: $0) }
+    }
+
+    /// As ``secondsSince2001(iso8601:)-(String)``, over the text's UTF-8 bytes (SQL functions read them so).
+    public static func secondsSince2001(iso8601 bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        guard bytes.count >= 20, bytes[bytes.count - 1] == UInt8(ascii: "Z"),
+              let unix = UTCText.wholeUnixSeconds(UnsafeBufferPointer(rebasing: bytes[0..<19])) else { return nil }
+        let whole = unix - Int64(referenceOffset)
+        if bytes.count == 20 { return Double(whole) }
+        guard bytes.count > 21, bytes[19] == UInt8(ascii: ".") else { return nil }
+        let fraction = UnsafeBufferPointer(rebasing: bytes[20..<(bytes.count - 1)])
+        guard fraction.count <= 400, fraction.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+        // Whole seconds and fraction as one integer over a power of ten: both exact in a double
+        // when the integer is below 2^53, so one division is the correctly rounded value (nearly
+        // every date); past that, strtod reads the decimal, correctly rounded too.
+        if fraction.count <= 15 {
+            var digits: Int64 = 0
+            for digit in fraction { digits = digits * 10 + Int64(digit - UInt8(ascii: "0")) }
+            let (scaled, overflow) = whole.multipliedReportingOverflow(by: powersOfTen[fraction.count])
+            let (numerator, overflowAgain) = scaled.addingReportingOverflow(digits)
+            if !overflow, !overflowAgain, numerator.magnitude <= 1 << 53 {
+                return Double(numerator) / Double(powersOfTen[fraction.count])
             }
-            let fraction = UnsafeBufferPointer(rebasing: bytes[20..<(bytes.count - 1)])
-            guard fraction.count <= 400, fraction.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
-                      let unix = UTCText.wholeUnixSeconds(UnsafeBufferPointer(rebasing: bytes[0..<19])) else { return nil }
-            let whole = unix - Int64(referenceOffset)
-            // Whole seconds and fraction as one integer over a power of ten: both exact in a
-            // double when the integer is below 2^53, so one division is the correctly rounded
-            // value (nearly every date); past that, strtod reads the decimal, correctly rounded too.
-            if fraction.count <= 15 {
-                var digits: Int64 = 0
-                for digit in fraction { digits = digits * 10 + Int64(digit - UInt8(ascii: "0")) }
-                let (scaled, overflow) = whole.multipliedReportingOverflow(by: powersOfTen[fraction.count])
-                let (numerator, overflowAgain) = scaled.addingReportingOverflow(digits)
-                if !overflow, !overflowAgain, numerator.magnitude <= 1 << 53 {
-                    return Double(numerator) / Double(powersOfTen[fraction.count])
-                }
-            }
-            guard fraction.contains(where: { $0 != UInt8(ascii: "0") }) else { return Double(whole) }
-            let decimal = whole >= 0 ? "\(whole)." + String(decoding: fraction, as: UTF8.self)
-                : "-\(-whole - 1)." + String(decoding: tensComplement(Array(fraction)), as: UTF8.self)
-            return Double(decimal)
         }
+        guard fraction.contains(where: { $0 != UInt8(ascii: "0") }) else { return Double(whole) }
+        let decimal = whole >= 0 ? "\(whole)." + String(decoding: fraction, as: UTF8.self)
+            : "-\(-whole - 1)." + String(decoding: tensComplement(Array(fraction)), as: UTF8.self)
+        return Double(decimal)
     }
 
     private static let powersOfTen: [Int64] = (0...18).reduce(into: []) { list, index in list.append(index == 0 ? 1 : list[index - 1] * 10) }

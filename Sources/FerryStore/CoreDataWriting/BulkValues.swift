@@ -2,70 +2,119 @@ import FerryCoreData
 import FerryModel
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// How a canonical table's columns go into a Core Data table in one `INSERT … SELECT`: each
 /// attribute as it is or through a date or UUID function, each to-one as its destination's
-/// `rowid`, with the conditions under which that gives what the row-by-row path gives.
+/// `rowid`. Each value is checked in the statement: one the row-by-row path would not take
+/// unchanged (or convert the same way) calls `ferry_refuse()`, which fails the statement, and
+/// the table goes row by row, where the row is named.
 struct BulkValues {
     var attributes: [(name: String, expression: String)] = []
     var toOne: [(name: String, expression: String)] = []
-    /// Per row, true when each value is one the row path takes unchanged or converts the same way.
-    var conditions: [String] = []
 
-    static let date = "ferry_seconds_since_2001", uuid = "ferry_uuid_bytes"
+    static let date = "ferry_seconds_since_2001", uuid = "ferry_uuid_bytes", refuse = "ferry_refuse"
 
     /// Nil for an attribute type the row path alone converts.
     init?(plan: CanonicalCoreDataWriter.TablePlan) {
         for (attribute, name) in zip(plan.attributes, plan.attributeColumns) {
             let column = "t.\"\(name)\""
             var expression = column
+            let condition: String
             switch attribute.type {
-            case .string, .uri: conditions.append("typeof(\(column)) IN ('text', 'null')")
-            case .binary: conditions.append("typeof(\(column)) IN ('blob', 'null')")
-            case .double, .float, .decimal: conditions.append("typeof(\(column)) IN ('real', 'null')")
-            case .boolean: conditions.append("(\(column) IS NULL OR (typeof(\(column)) = 'integer' AND \(column) IN (0, 1)))")
+            case .string, .uri: condition = "typeof(\(column)) IN ('text', 'null')"
+            case .binary: condition = "typeof(\(column)) IN ('blob', 'null')"
+            case .double, .float, .decimal: condition = "typeof(\(column)) IN ('real', 'null')"
+            case .boolean: condition = "\(column) IS NULL OR (typeof(\(column)) = 'integer' AND \(column) IN (0, 1))"
             case .integer16, .integer32, .integer64:
                 guard let range = attribute.type.integerRange else { return nil }
                 let within = attribute.type == .integer64 ? "" : " AND \(column) BETWEEN \(range.lowerBound) AND \(range.upperBound)"
-                conditions.append("(\(column) IS NULL OR (typeof(\(column)) = 'integer'\(within)))")
+                condition = "\(column) IS NULL OR (typeof(\(column)) = 'integer'\(within))"
             case .date:
-                conditions.append("typeof(\(column)) IN ('text', 'null')")
+                condition = "typeof(\(column)) IN ('text', 'null')"
                 expression = "\(Self.date)(\(column))"
             case .uuid:
-                conditions.append("typeof(\(column)) IN ('text', 'null')")
+                condition = "typeof(\(column)) IN ('text', 'null')"
                 expression = "\(Self.uuid)(\(column))"
             default:
                 return nil
             }
-            attributes.append((attribute.name, expression))
+            attributes.append((attribute.name, Self.checked(expression, when: condition)))
         }
         for (index, link) in plan.links.enumerated() {
             let alias = plan.joins[index].alias
-            toOne.append((link.relationship, "\(alias).rowid"))
             // A key naming no row is refused, by row, on the row path.
-            if !link.column.contains(".") { conditions.append("(t.\"\(link.column)\" IS NULL OR \(alias).rowid IS NOT NULL)") }
+            let key = link.column.contains(".") ? "\(alias).rowid" : Self.checked("\(alias).rowid", when: "t.\"\(link.column)\" IS NULL OR \(alias).rowid IS NOT NULL")
+            toOne.append((link.relationship, key))
         }
     }
 
-    /// Whether every row of `table` meets the conditions (one scan of the canonical store).
-    func fits(_ table: String, plan: CanonicalCoreDataWriter.TablePlan, db: Database) throws -> Bool {
-        guard !conditions.isEmpty else { return true }
-        let misfits = try Int.fetchOne(db, sql: "SELECT count(*) FROM " + plan.from(table, ordered: false) + " WHERE NOT (" + conditions.joined(separator: " AND ") + ")")
-        return misfits == 0
+    private static func checked(_ expression: String, when condition: String) -> String {
+        "CASE WHEN \(condition) THEN \(expression) ELSE \(refuse)() END"
     }
 
-    /// The SQL functions of the expressions: what ``AttributeCells`` does to a date's and a UUID's
-    /// text, refusing (so that the statement fails and the row path names the row) what it refuses.
-    static let functions: [DatabaseFunction] = [
-        DatabaseFunction(date, argumentCount: 1, pure: true) { values in
-            guard let text = String.fromDatabaseValue(values[0]) else { return nil }
-            guard let seconds = CoreDataDate.secondsSince2001(iso8601: text) else { throw DatabaseError(message: "not an ISO 8601 time") }
-            return seconds
-        },
-        DatabaseFunction(uuid, argumentCount: 1, pure: true) { values in
-            guard let text = String.fromDatabaseValue(values[0]) else { return nil }
-            guard let uuid = UUID(uuidString: text) else { throw DatabaseError(message: "not a UUID") }
-            return withUnsafeBytes(of: uuid.uuid) { Data($0) }
-        },
-    ]
+    /// Registers the SQL functions of the expressions: what ``AttributeCells`` does to a date's
+    /// and a UUID's text, refusing (so that the statement fails and the row path names the row)
+    /// what it refuses. Through SQLite's C interface: a million dates through GRDB's boxed
+    /// functions cost seconds; these read the text's bytes in place.
+    static func registerFunctions(_ db: Database) throws {
+        guard let connection = db.sqliteConnection else { throw DatabaseError(message: "no connection") }
+        let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC
+        // `ferry_refuse` is not deterministic: SQLite would evaluate a constant one once, up front.
+        for (name, count, function, flags) in [(date, 1, dateFunction, flags), (uuid, 1, uuidFunction, flags), (refuse, 0, refuseFunction, SQLITE_UTF8)] {
+            let code = sqlite3_create_function_v2(connection, name, Int32(count), flags, nil, function, nil, nil, nil)
+            guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "cannot add \(name)") }
+        }
+    }
+
+    private static let refuseFunction: SQLFunction = { context, _, _ in
+        sqlite3_result_error(context, "a value the row-by-row path names", -1)
+    }
+
+    typealias SQLFunction = @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void
+
+    private static let dateFunction: SQLFunction = { context, _, arguments in
+        guard let argument = arguments?[0], sqlite3_value_type(argument) != SQLITE_NULL else { return sqlite3_result_null(context) }
+        guard let text = sqlite3_value_text(argument) else { return sqlite3_result_null(context) }
+        let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(argument)))
+        guard let seconds = CoreDataDate.secondsSince2001(iso8601: bytes) else { return sqlite3_result_error(context, "not an ISO 8601 time", -1) }
+        sqlite3_result_double(context, seconds)
+    }
+
+    private static let uuidFunction: SQLFunction = { context, _, arguments in
+        guard let argument = arguments?[0], sqlite3_value_type(argument) != SQLITE_NULL else { return sqlite3_result_null(context) }
+        guard let text = sqlite3_value_text(argument) else { return sqlite3_result_null(context) }
+        let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(argument)))
+        guard let uuid = uuidBytes(bytes) else { return sqlite3_result_error(context, "not a UUID", -1) }
+        uuid.withUnsafeBufferPointer { sqlite3_result_blob(context, $0.baseAddress, 16, RowPlayer.transient) }
+    }
+
+    /// The 16 bytes of `XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX` in either case, as `UUID(uuidString:)` reads it.
+    static func uuidBytes(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        guard text.count == 36 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: 16)
+        var index = 0
+        var high: UInt8?
+        for (position, character) in text.enumerated() {
+            if position == 8 || position == 13 || position == 18 || position == 23 {
+                guard character == UInt8(ascii: "-") else { return nil }
+                continue
+            }
+            let nibble: UInt8
+            switch character {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = character - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = character - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = character - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            if let first = high {
+                bytes[index] = first << 4 | nibble
+                index += 1
+                high = nil
+            } else {
+                high = nibble
+            }
+        }
+        return bytes
+    }
 }

@@ -45,7 +45,7 @@ public struct CanonicalCoreDataWriter {
         }
         defer { try? queue.close() }
         let writer = try CoreDataStoreWriter(creating: path, model: model, replacing: replacing, attaching: (Self.attachedName, source))
-        for function in BulkValues.functions { try writer.add(function: function) }
+        try writer.withConnection(BulkValues.registerFunctions)
         var counts: [String: Int] = [:]
         do {
             try queue.read { db in
@@ -78,12 +78,12 @@ public struct CanonicalCoreDataWriter {
     /// the row-by-row path would refuse sends the table there, which names the row.
     private func copy(_ table: String, as entity: EntityDescription, from db: Database, into writer: CoreDataStoreWriter) throws -> Int {
         let plan = try TablePlan(table: table, entity: entity, model: model, db: db)
-        if movesRowsInBulk, let bulk = BulkValues(plan: plan), try bulk.fits(table, plan: plan, db: db) {
+        if movesRowsInBulk, let bulk = BulkValues(plan: plan) {
             do {
                 return try writer.insertRows(entity.name, key: "t.rowid", attributes: bulk.attributes, toOne: bulk.toOne,
                                              from: plan.from(table, database: Self.attachedName))
             } catch is CoreDataWriteError {
-                // A date or UUID text the functions refuse: the statement left nothing; the rows below name it.
+                // A value the statement refused: it left nothing; the rows below name it.
             }
         }
         // Every row sets the same properties: one insertion for the table.
@@ -136,10 +136,10 @@ public struct CanonicalCoreDataWriter {
         var joins: [(table: String, alias: String, condition: String)] = []
 
         /// `<table> t LEFT JOIN …` over the tables of `database` (nil: the connection's own).
-        func from(_ table: String, database: String? = nil, ordered: Bool = true) -> String {
+        func from(_ table: String, database: String? = nil) -> String {
             let prefix = database.map { "\($0)." } ?? ""
             return "\(prefix)\"\(table)\" t " + joins.map { "LEFT JOIN \(prefix)\"\($0.table)\" \($0.alias) ON \($0.condition)" }.joined(separator: " ")
-                + (ordered ? " ORDER BY t.rowid" : "")
+                + " ORDER BY t.rowid"
         }
 
         init(table: String, entity: EntityDescription, model: DataModel, db: Database) throws {
