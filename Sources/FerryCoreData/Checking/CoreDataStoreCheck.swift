@@ -22,26 +22,26 @@ public struct CoreDataStoreCheck {
         modelPath = model
     }
 
-    /// - Throws: ``CoreDataReadError`` when the file is missing, not SQLite or not a Core Data
-    ///   store at all (no `Z_PRIMARYKEY`, no `Z_METADATA`): nothing to check.
+    /// - Throws: ``CoreDataReadError`` when the file is missing, not SQLite, damaged (opening it
+    ///   runs SQLite's `quick_check`) or not a Core Data store at all (no `Z_PRIMARYKEY`, no
+    ///   `Z_METADATA`): nothing to check.
     public func run() throws -> StoreCheckReport {
         var findings = Findings()
+        // Opened once: the raw metadata is read before the reader, which stops at damaged metadata.
         let file = try CoreDataStoreFile(path: path)
-        let (integrity, plist, cache) = try file.read { db -> (String, Data?, Data??) in
+        let (plist, cache) = try file.read { db -> (Data?, Data??) in
             _ = try CoreDataStoreSchema.read(db, file: path)
-            let integrity = try String.fetchAll(db, sql: "PRAGMA quick_check").joined(separator: "; ")
             let plist = try Data.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION DESC LIMIT 1")
             let hasCache = try db.tableExists("Z_MODELCACHE")
             let cache: Data?? = hasCache ? .some(try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1")) : .none
             try checkMetadataRows(db, &findings)
-            return (integrity, plist, cache)
+            return (plist, cache)
         }
-        if integrity != "ok" { findings.error("sqlite.integrity", "SQLite's quick_check: \(integrity)") }
         let hashes = MetadataCheck.check(plist, &findings)
 
         let reader: CoreDataStoreReader
         do {
-            reader = try CoreDataStoreReader(path: path, model: modelPath)
+            reader = try CoreDataStoreReader(file: file, model: modelPath)
         } catch let error as CoreDataReadError {
             if case .modelMismatch(let detail) = error.kind {
                 findings.error("model.mismatch", "the model does not describe the store, so Core Data would refuse to open it with that model: \(detail)")

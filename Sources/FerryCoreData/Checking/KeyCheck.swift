@@ -21,19 +21,16 @@ enum KeyCheck {
                 findings.error("keys.super", "Z_PRIMARYKEY: \(entry.name)'s Z_SUPER is \(entry.superNumber), but its parent's number is \(parentNumber)")
             }
         }
-        var tables: [String: [Int]] = [:]
-        for mapping in reader.mapping.entities {
-            if let table = mapping.table, let number = mapping.number { tables[table, default: []].append(number) }
-        }
-        for (table, held) in tables.sorted(by: { $0.key < $1.key }) {
+        for table in Set(reader.mapping.entities.compactMap(\.table)).sorted() {
+            let stored = reader.mapping.entities(storedIn: table)
             // Keys come from the root entity's row: a hierarchy shares one sequence.
-            let root = reader.mapping.entities.first { $0.table == table && $0.entity.parentName == nil }
+            let root = stored.first { $0.entity.parentName == nil }
             if let root, let number = root.number, let entry = entries.first(where: { $0.number == number }),
                let highest = try Int64.fetchOne(db, sql: "SELECT max(Z_PK) FROM \(SQLName.quoted(table))"), highest > entry.maximumPrimaryKey {
                 findings.error("keys.max", "Z_PRIMARYKEY: \(root.entity.name)'s Z_MAX is \(entry.maximumPrimaryKey), below the highest Z_PK of \(table), \(highest): Core Data would give new objects keys already taken")
             }
-            guard let stray = try StrayRows.find(in: table, numbers: held, db: db) else { continue }
-            if held.count == 1, let only = reader.mapping.entities.first(where: { $0.table == table }) {
+            guard let stray = try StrayRows.find(in: table, numbers: stored.compactMap(\.number), db: db) else { continue }
+            if stored.count == 1, let only = stored.first {
                 findings.warning("rows.entity", "\(stray.description): Core Data reads them as \(only.entity.name), the table's one entity")
             } else {
                 findings.error("rows.entity", "\(stray.description): Core Data cannot tell which entity they are")

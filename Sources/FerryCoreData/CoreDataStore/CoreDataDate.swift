@@ -156,11 +156,6 @@ extension CoreDataDate {
     }
 
     private static let powersOfTen: [Int64] = (0...18).reduce(into: []) { list, index in list.append(index == 0 ? 1 : list[index - 1] * 10) }
-
-    /// Seconds since 1970 of `YYYY-MM-DDTHH:MM:SS[.fraction]Z` (``UTCText``); nil for any other form.
-    public static func unixSeconds(utc text: String) -> Double? {
-        UTCText.unixSeconds(text)
-    }
 }
 
 /// UUIDs as Apple writes them: upper-case, hyphenated.

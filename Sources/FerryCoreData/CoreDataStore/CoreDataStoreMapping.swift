@@ -31,6 +31,17 @@ public struct CoreDataStoreMapping: Sendable {
         entities.first { $0.number == number }
     }
 
+    /// The entities stored in `table`: one, or a hierarchy.
+    public func entities(storedIn table: String) -> [EntityMapping] {
+        entities.filter { $0.table == table }
+    }
+
+    /// Whether `entity` is its table's one entity: Core Data's SQL then has no `Z_ENT` test, and
+    /// reads every row of the table as it, whatever `Z_ENT` holds.
+    public func holdsTableAlone(_ entity: EntityMapping) -> Bool {
+        entity.table.map { entities(storedIn: $0).count == 1 } ?? false
+    }
+
     public init(model: DataModel, schema: CoreDataStoreSchema, frameworkVersion: Int? = nil) {
         self.model = model
         let numbers = Self.entityNumbers(of: model, in: schema)

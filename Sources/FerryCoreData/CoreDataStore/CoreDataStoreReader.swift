@@ -91,9 +91,15 @@ public final class CoreDataStoreReader: @unchecked Sendable {
         case versions(label: String, [CandidateVersion])
     }
 
-    private init(path: String, choice: ModelChoice?, version: String?) throws {
+    /// A store already opened (``CoreDataStoreCheck`` reads its raw metadata first), read with
+    /// the model at `modelPath`, or its model cache, or its tables.
+    convenience init(file: CoreDataStoreFile, model modelPath: String?) throws {
+        try self.init(path: file.path, choice: modelPath.map { .file($0) }, version: nil, file: file)
+    }
+
+    private init(path: String, choice: ModelChoice?, version: String?, file opened: CoreDataStoreFile? = nil) throws {
         self.path = path
-        file = try CoreDataStoreFile(path: path)
+        file = try opened ?? CoreDataStoreFile(path: path)
         let (metadata, schema, cache) = try file.read { db in
             // The schema first: it says whether this is a Core Data store at all.
             let schema = try CoreDataStoreSchema.read(db, file: path)
@@ -217,7 +223,7 @@ public final class CoreDataStoreReader: @unchecked Sendable {
     /// when it is the table's one entity (Core Data reads them all as it; so does `dump`).
     public func entityCounts() -> [(entity: String, rows: Int)] {
         mapping.entities.map { entity in
-            if let table = entity.table, mapping.entities.filter({ $0.table == table }).count == 1,
+            if let table = entity.table, mapping.holdsTableAlone(entity),
                let rows = schema.tables.first(where: { $0.name == table })?.rowCount {
                 return (entity.entity.name, rows)
             }

@@ -97,7 +97,7 @@ struct RecordWalker {
         if lossless { columns.append("t.Z_OPT") }
         let storedEntity = lossless ? columns.count : nil
         if lossless { columns.append("t.Z_ENT") }
-        let alone = reader.mapping.entities.filter { $0.table == table }.count == 1
+        let alone = reader.mapping.holdsTableAlone(entity)
         let slots = Self.slots(attributes: attributes.map(\.0.name), foreignKeys: foreignKeys.map(\.name), toMany: toMany.map(\.name))
         return Plan(number: number, table: table, attributes: attributes, descriptions: attributes.map(\.0), foreignKeys: foreignKeys,
                     toMany: toMany, ownUUID: ownUUID, optimisticLock: optimisticLock, storedEntity: storedEntity,
@@ -249,7 +249,7 @@ struct RecordWalker {
     /// lossless dump, which promises every row, refuses.
     private mutating func checkStrayRows(of plan: Plan, entity: String, db: Database) throws {
         guard strayRowsChecked.insert(plan.table).inserted else { return }
-        let numbers = reader.mapping.entities.filter { $0.table == plan.table }.compactMap(\.number)
+        let numbers = reader.mapping.entities(storedIn: plan.table).compactMap(\.number)
         guard let stray = try StrayRows.find(in: plan.table, numbers: numbers, db: db) else { return }
         let what = stray.description
         if plan.holdsTableAlone {
