@@ -68,8 +68,11 @@ import Testing
             for table in CanonicalTables.all where table != "attachment_content" {
                 let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(\(table))")
                 let primary = columns.filter { ($0["pk"] as Int) > 0 }.sorted { ($0["pk"] as Int) < ($1["pk"] as Int) }.map { $0["name"] as String }
-                // Logs and snapshots are keyed by a UNIQUE index since schema version 2.
-                let key = primary.isEmpty ? ["log": ["id"], "log_snapshot": ["log_id"]][table] ?? [] : primary
+                // Logs and snapshots are keyed by a UNIQUE index since schema version 2; recipes,
+                // their steps, lines and tags since version 4.
+                let uniqueKeys = ["log": ["id"], "log_snapshot": ["log_id"], "recipe": ["id"], "recipe_step": ["id"], "material_line": ["id"],
+                                  "recipe_tag": ["recipe_id", "tag_id"]]
+                let key = primary.isEmpty ? uniqueKeys[table] ?? [] : primary
                 let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY \(key.isEmpty ? "rowid" : key.joined(separator: ", "))")
                 let lines = BundleFixtures.table(table, of: entries).split(separator: 0x0A)
                 #expect(lines.count == rows.count, "\(table)")

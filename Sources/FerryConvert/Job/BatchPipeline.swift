@@ -22,10 +22,18 @@ final class BatchPipeline: BatchSink, @unchecked Sendable {
     /// Two: a batch written while the reading side was still filling the one after found the
     /// one before still there, and its logs were freed here instead.
     private var spent: [[Log]] = []
+    /// Recipes written, freed on the reading thread at its next hand-over, for the same reasons.
+    private var spentRecipes: [[Recipe]] = []
 
     /// The reading side: waits while a batch is still waiting, then hands this one over.
     func flush(_ context: ConversionContext) throws {
-        var logs = condition.withLock { spent.popLast() } ?? []
+        var written: [[Recipe]] = []
+        var logs = condition.withLock { () -> [Log]? in
+            swap(&written, &spentRecipes)
+            return spent.popLast()
+        } ?? []
+        // The last reference to the recipes written: they are freed here, on the thread that made them.
+        written.removeAll()
         logs.removeAll(keepingCapacity: true)
         var batch = CanonicalBatch()
         batch.logs = consume logs
@@ -41,9 +49,12 @@ final class BatchPipeline: BatchSink, @unchecked Sendable {
         condition.broadcast()
     }
 
-    /// The writing side: logs written, to be freed and refilled by the reading side.
-    private func giveBack(_ logs: [Log]) {
-        condition.withLock { if spent.count < 2 { spent.append(logs) } }
+    /// The writing side: records written, to be freed (and logs' array refilled) by the reading side.
+    private func giveBack(_ records: StoreSession.Spent) {
+        condition.withLock {
+            if let logs = records.logs, spent.count < 2 { spent.append(logs) }
+            if !records.recipes.isEmpty { spentRecipes.append(records.recipes) }
+        }
     }
 
     /// The writing side: the next batch, or nil once reading has ended and none waits.
@@ -93,7 +104,7 @@ final class BatchPipeline: BatchSink, @unchecked Sendable {
         var writeError: Error?
         while let (batch, report) = pipeline.next() {
             do {
-                if let logs = try session.flush(consume batch, report: report) { pipeline.giveBack(logs) }
+                pipeline.giveBack(try session.flush(consume batch, report: report))
             } catch {
                 writeError = error
                 pipeline.stop()

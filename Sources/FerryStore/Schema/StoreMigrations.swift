@@ -4,7 +4,7 @@ import GRDB
 /// changes come as new migrations. `PRAGMA user_version` follows the number of migrations.
 /// Specification: `Formats/canonical-schema.md`; Core Data mirror: `Formats/canonical/Ferry.xcdatamodeld`.
 enum StoreMigrations {
-    static let identifiers = ["v1-canonical", "v2-log-keys", "v3-record-digests"]
+    static let identifiers = ["v1-canonical", "v2-log-keys", "v3-record-digests", "v4-recipe-keys"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -20,6 +20,10 @@ enum StoreMigrations {
         migrator.registerMigration("v3-record-digests") { db in
             try db.execute(sql: v3)
             try db.execute(sql: "PRAGMA user_version = 3")
+        }
+        migrator.registerMigration("v4-recipe-keys") { db in
+            try db.execute(sql: v4)
+            try db.execute(sql: "PRAGMA user_version = 4")
         }
         return migrator
     }
@@ -59,9 +63,8 @@ enum StoreMigrations {
           reconstructed_fields TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(reconstructed_fields))
         """
 
-    static let v1 = """
-        CREATE TABLE recipe (
-          id TEXT PRIMARY KEY NOT NULL \(uuid("id")),
+    /// The columns of `recipe` after its key, as v1 made them and v4 made them again.
+    private static let recipeColumns = """
           source_app TEXT NOT NULL, source_entity TEXT NOT NULL, source_key TEXT, source_file TEXT NOT NULL,
           kind TEXT NOT NULL, method TEXT, category TEXT, title TEXT NOT NULL DEFAULT '', summary TEXT, instructions TEXT,
           origin TEXT, is_starter INTEGER NOT NULL DEFAULT 0, source_url TEXT, author TEXT, difficulty TEXT,
@@ -70,6 +73,44 @@ enum StoreMigrations {
           is_archived INTEGER NOT NULL DEFAULT 0, is_valid INTEGER,
           created_at TEXT NOT NULL, modified_at TEXT NOT NULL, deleted_at TEXT,
           extras TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(extras))
+        """
+
+    /// The columns of `recipe_step` after its key, as v1 made them and v4 made them again.
+    private static let recipeStepColumns = """
+          recipe_id TEXT NOT NULL REFERENCES recipe(id) ON DELETE CASCADE,
+          position INTEGER NOT NULL, title TEXT, instruction TEXT, kind TEXT, duration_seconds REAL, water_grams REAL,
+          is_cumulative INTEGER, estimated_minutes REAL, image_id TEXT, source_key TEXT,
+          extras TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(extras))
+        """
+
+    /// The columns of `material_line` after its key, and its one-owner CHECK, as v1 made them
+    /// and v4 made them again.
+    private static let materialLineColumns = """
+          recipe_id TEXT REFERENCES recipe(id) ON DELETE CASCADE,
+          recipe_step_id TEXT REFERENCES recipe_step(id) ON DELETE CASCADE,
+          project_id TEXT REFERENCES project(id) ON DELETE CASCADE,
+          project_step_id TEXT REFERENCES project_step(id) ON DELETE CASCADE,
+          log_id TEXT REFERENCES log(id) ON DELETE CASCADE,
+          position INTEGER NOT NULL, catalog_key TEXT, description TEXT, quantity TEXT, unit TEXT, notes TEXT, source_key TEXT,
+          extras TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(extras)),
+          CHECK ((recipe_id IS NOT NULL) + (recipe_step_id IS NOT NULL) + (project_id IS NOT NULL)
+                 + (project_step_id IS NOT NULL) + (log_id IS NOT NULL) = 1)
+        """
+
+    /// The indexes of `material_line` by each owner and by catalog key, as v1 made them and v4 made them again.
+    private static let materialLineIndexes = """
+        CREATE INDEX material_line_recipe ON material_line(recipe_id);
+        CREATE INDEX material_line_recipe_step ON material_line(recipe_step_id);
+        CREATE INDEX material_line_project ON material_line(project_id);
+        CREATE INDEX material_line_project_step ON material_line(project_step_id);
+        CREATE INDEX material_line_log ON material_line(log_id);
+        CREATE INDEX material_line_catalog ON material_line(catalog_key);
+        """
+
+    static let v1 = """
+        CREATE TABLE recipe (
+          id TEXT PRIMARY KEY NOT NULL \(uuid("id")),
+        \(recipeColumns)
         ) STRICT;
         CREATE TABLE recipe_parameter (
           recipe_id TEXT NOT NULL REFERENCES recipe(id) ON DELETE CASCADE,
@@ -78,10 +119,7 @@ enum StoreMigrations {
         ) STRICT;
         CREATE TABLE recipe_step (
           id TEXT PRIMARY KEY NOT NULL \(uuid("id")),
-          recipe_id TEXT NOT NULL REFERENCES recipe(id) ON DELETE CASCADE,
-          position INTEGER NOT NULL, title TEXT, instruction TEXT, kind TEXT, duration_seconds REAL, water_grams REAL,
-          is_cumulative INTEGER, estimated_minutes REAL, image_id TEXT, source_key TEXT,
-          extras TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(extras))
+        \(recipeStepColumns)
         ) STRICT;
         CREATE INDEX recipe_step_recipe ON recipe_step(recipe_id, position);
 
@@ -124,22 +162,9 @@ enum StoreMigrations {
 
         CREATE TABLE material_line (
           id TEXT PRIMARY KEY NOT NULL \(uuid("id")),
-          recipe_id TEXT REFERENCES recipe(id) ON DELETE CASCADE,
-          recipe_step_id TEXT REFERENCES recipe_step(id) ON DELETE CASCADE,
-          project_id TEXT REFERENCES project(id) ON DELETE CASCADE,
-          project_step_id TEXT REFERENCES project_step(id) ON DELETE CASCADE,
-          log_id TEXT REFERENCES log(id) ON DELETE CASCADE,
-          position INTEGER NOT NULL, catalog_key TEXT, description TEXT, quantity TEXT, unit TEXT, notes TEXT, source_key TEXT,
-          extras TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(extras)),
-          CHECK ((recipe_id IS NOT NULL) + (recipe_step_id IS NOT NULL) + (project_id IS NOT NULL)
-                 + (project_step_id IS NOT NULL) + (log_id IS NOT NULL) = 1)
+        \(materialLineColumns)
         ) STRICT;
-        CREATE INDEX material_line_recipe ON material_line(recipe_id);
-        CREATE INDEX material_line_recipe_step ON material_line(recipe_step_id);
-        CREATE INDEX material_line_project ON material_line(project_id);
-        CREATE INDEX material_line_project_step ON material_line(project_step_id);
-        CREATE INDEX material_line_log ON material_line(log_id);
-        CREATE INDEX material_line_catalog ON material_line(catalog_key);
+        \(materialLineIndexes)
         CREATE TABLE catalog_item (
           natural_key TEXT PRIMARY KEY NOT NULL,
           source_app TEXT NOT NULL, source_file TEXT NOT NULL, name TEXT, manufacturer TEXT, code TEXT,
@@ -248,4 +273,55 @@ enum StoreMigrations {
         ) WITHOUT ROWID, STRICT;
         CREATE TABLE ferry_record_digest_stamp (change_counter INTEGER NOT NULL) STRICT;
         """
+
+    /// Recipes, their steps, material lines and recipe tags keyed by UNIQUE indexes instead of
+    /// their PRIMARY KEYs, as v2 did for logs: the same columns, uniqueness and foreign keys, but
+    /// keys that a conversion into a new store builds once, by a sort, after the rows went in.
+    /// Row by row, in the random order of their UUIDs, they were the largest part of converting
+    /// a site's recipes (`Formats/performance.md`).
+    static let v4 = """
+        \(rebuilt("recipe", key: "id TEXT NOT NULL \(uuid("id"))", recipeColumns, copying: """
+            id, source_app, source_entity, source_key, source_file, kind, method, category, title, summary, instructions,
+            origin, is_starter, source_url, author, difficulty, servings, prep_minutes, cook_minutes, estimated_minutes,
+            usage_count, last_used_at, is_favorite, is_archived, is_valid, created_at, modified_at, deleted_at, extras
+            """))
+        CREATE UNIQUE INDEX recipe_id ON recipe(id);
+
+        \(rebuilt("recipe_step", key: "id TEXT NOT NULL \(uuid("id"))", recipeStepColumns, copying: """
+            id, recipe_id, position, title, instruction, kind, duration_seconds, water_grams, is_cumulative,
+            estimated_minutes, image_id, source_key, extras
+            """))
+        CREATE UNIQUE INDEX recipe_step_id ON recipe_step(id);
+        CREATE INDEX recipe_step_recipe ON recipe_step(recipe_id, position);
+
+        \(rebuilt("material_line", key: "id TEXT NOT NULL \(uuid("id"))", materialLineColumns, copying: """
+            id, recipe_id, recipe_step_id, project_id, project_step_id, log_id, position, catalog_key, description,
+            quantity, unit, notes, source_key, extras
+            """))
+        CREATE UNIQUE INDEX material_line_id ON material_line(id);
+        \(materialLineIndexes)
+
+        \(rebuilt("recipe_tag", key: "recipe_id TEXT NOT NULL REFERENCES recipe(id) ON DELETE CASCADE", """
+              tag_id TEXT NOT NULL REFERENCES tag(id) ON DELETE CASCADE,
+              position INTEGER NOT NULL
+            """, copying: "recipe_id, tag_id, position"))
+        CREATE UNIQUE INDEX recipe_tag_key ON recipe_tag(recipe_id, tag_id);
+        CREATE INDEX recipe_tag_tag ON recipe_tag(tag_id);
+        """
+
+    /// A table made again the way SQLite documents for a changed key: a new table, every row
+    /// copied with its rowid (the digests name records by rowid), the old table dropped (foreign
+    /// keys are off in a migration, so nothing cascades) and the new one renamed. The old
+    /// table's indexes go with it.
+    private static func rebuilt(_ table: String, key: String, _ columns: String, copying names: String) -> String {
+        """
+        CREATE TABLE \(table)_v4 (
+          \(key),
+        \(columns)
+        ) STRICT;
+        INSERT INTO \(table)_v4 (rowid, \(names)) SELECT rowid, \(names) FROM \(table);
+        DROP TABLE \(table);
+        ALTER TABLE \(table)_v4 RENAME TO \(table);
+        """
+    }
 }

@@ -30,12 +30,12 @@ extension BatchWriter {
     mutating func write(_ recipe: Recipe, db: Database) throws {
         let mark = tapeMark
         begin(recipe.source)
-        add(RowShapes.recipe, recipe)
+        add(fresh ? RowShapes.newRecipe : RowShapes.recipe, recipe)
         for (position, parameter) in recipe.parameters.enumerated() {
             add(RowShapes.recipeParameter, .init(recipe: recipe.id, position: position, parameter: parameter))
         }
         for step in recipe.steps {
-            add(RowShapes.recipeStep, Owned(owner: recipe.id, part: step))
+            add(fresh ? RowShapes.newRecipeStep : RowShapes.recipeStep, Owned(owner: recipe.id, part: step))
             addMaterials(step.materials, owner: MaterialLineTable.recipeStepID, id: step.id)
         }
         addMaterials(recipe.materials, owner: MaterialLineTable.recipeID, id: recipe.id)
@@ -96,14 +96,14 @@ extension BatchWriter {
     }
 
     mutating func addMaterials(_ lines: [MaterialLine], owner: CanonicalColumn, id: String) {
-        guard !lines.isEmpty, let shape = RowShapes.materialLine[owner.name] else { return }
+        guard !lines.isEmpty, let shape = (fresh ? RowShapes.newMaterialLine : RowShapes.materialLine)[owner.name] else { return }
         for line in lines { add(shape, Owned(owner: id, part: line)) }
     }
 
     /// Tags and techniques: one row per distinct name (its id derived from the name), joined in order.
     mutating func addNames(_ names: [String], _ join: NameTables.Join, id: String) {
         let (kind, shape) = join.kind == "tag" ? ("tag", RowShapes.tag) : ("technique", RowShapes.technique)
-        guard !names.isEmpty, let joins = RowShapes.nameJoins[join.table] else { return }
+        guard !names.isEmpty, let joins = fresh && join.table == NameTables.recipeTag.table ? RowShapes.newRecipeTag : RowShapes.nameJoins[join.table] else { return }
         var seen: Set<String> = []
         for name in names {
             let trimmed = name.trimmedWhitespace

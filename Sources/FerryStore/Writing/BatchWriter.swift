@@ -128,8 +128,8 @@ struct BatchWriter {
     /// Counts a record written and takes the row keeping its digest.
     mutating func keep(_ table: RecordDigests.Table, id: String, digest: Int64, new: Bool) {
         if new { changes[table.rawValue - 1].new += 1 } else { changes[table.rawValue - 1].changed += 1 }
-        if fresh && table == .log {
-            _ = tape.add(RecordDigests.ofLastLog) { $0.add(digest) }
+        if fresh, let last = RecordDigests.ofLast(table) {
+            _ = tape.add(last) { $0.add(digest) }
         } else {
             _ = tape.add(RecordDigests.byID[table].unsafelyUnwrapped) { row in
                 row.add(id)

@@ -31,15 +31,16 @@ extension CanonicalStore {
         do {
             try queue.writeWithoutTransaction { db in
                 let fresh = try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM recipe) + (SELECT count(*) FROM project) + (SELECT count(*) FROM log)") == 0
-                // Into an empty store, the keys of logs and snapshots and every index the schema
-                // declares are built once at the end (a sort) rather than row by row: the same
-                // indexes, from the same SQL text. A material line updates six indexes, and row by
-                // row in random UUID order they were most of converting a site's recipes.
-                // Without the key of `log`, SQLite cannot check the foreign keys that name it, so
-                // they are off for this transaction (SQLite allows the switch only outside one) and
-                // every foreign key is checked before it commits.
+                // Into an empty store, the keys of logs, snapshots, recipes, their steps, lines and
+                // tags (schema v2 and v4) and every index the schema declares are built once at
+                // the end (a sort) rather than row by row: the same indexes, from the same SQL
+                // text. A material line updates seven indexes, and row by row in random UUID order
+                // they were most of converting a site's recipes. Without those keys, SQLite cannot
+                // check the foreign keys that name them, so they are off for this transaction
+                // (SQLite allows the switch only outside one) and every foreign key is checked
+                // before it commits.
                 let deferred = fresh ? try Row.fetchAll(db, sql: """
-                    SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY rowid
+                    SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY rowid
                     """) : []
                 if !deferred.isEmpty { try db.execute(sql: "PRAGMA foreign_keys = OFF") }
                 defer { if !deferred.isEmpty { try? db.execute(sql: "PRAGMA foreign_keys = ON") } }
@@ -69,9 +70,9 @@ extension CanonicalStore {
                     let (keys, others) = (deferred.filter { isUnique($0) }, deferred.filter { !isUnique($0) })
                     if !deferred.isEmpty { try db.execute(sql: "PRAGMA cache_size = -8192; PRAGMA threads = \(Self.sortThreads)") }
                     defer { if !deferred.isEmpty { try? db.execute(sql: "PRAGMA threads = 0") } }
-                    try build(keys, db: db, phase: &phase)
+                    try build(keys, db: db, phase: &phase, report: report)
                     try session.settlePending()
-                    try build(others, db: db, phase: &phase)
+                    try build(others, db: db, phase: &phase, report: report)
                     if let run {
                         try session.writer.writeRun(version: run.version, inputs: run.inputs, db: db)
                     }
@@ -102,16 +103,47 @@ extension CanonicalStore {
 
     /// A key built after the rows fails on a duplicate (conversions into a new store do not claim
     /// log ids, see ``StoreSession/refusesDuplicateLogs``): the error then names the index, not the
-    /// last record written.
-    private func build(_ indexes: [Row], db: Database, phase: inout String?) throws {
+    /// last record written. Parts whose ids come from the source (a step's, a line's) are the
+    /// exception: two rows with one id are folded into one first, as an upsert would have (see
+    /// ``foldSharedIDs(in:db:)``), and the report says so.
+    private func build(_ indexes: [Row], db: Database, phase: inout String?, report: ReportBuilder?) throws {
         for index in indexes {
             phase = "building the index \(index["name"] as String)"
             do {
                 try db.execute(sql: index["sql"] as String)
             } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-                throw StoreError(.duplicateKey(error.message ?? "\(error.resultCode)"), path: path, activity: phase)
+                let table: String = index["tbl_name"]
+                guard Self.foldedParts.contains(table) else {
+                    throw StoreError(.duplicateKey(error.message ?? "\(error.resultCode)"), path: path, activity: phase)
+                }
+                let folded = try foldSharedIDs(in: table, db: db)
+                report?.warning("\(table): \(folded) row\(folded == 1 ? "" : "s") had the id of an earlier row; each id was kept once, "
+                                + "in the first row's place with the last row's values, as converting into a store that holds them does")
+                try db.execute(sql: index["sql"] as String)
             }
         }
         phase = nil
+    }
+
+    /// Parts keyed by a UNIQUE index whose ids a reader may take from the source, where two of
+    /// them may share one.
+    static let foldedParts: Set<String> = [RecipeStepTable.table, MaterialLineTable.table]
+
+    /// Leaves the rows of `table` that share an id as an upsert by id leaves them: one row, in
+    /// the first one's place, with the last one's values.
+    /// - Returns: how many rows were folded into an earlier one.
+    private func foldSharedIDs(in table: String, db: Database) throws -> Int {
+        let key = SharedColumns.id.name
+        let columns = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?) WHERE name <> ?", arguments: [table, key])
+            .map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+        try db.execute(sql: "CREATE INDEX ferry_fold ON \(table)(\(key))")
+        try db.execute(sql: """
+            UPDATE \(table) SET (\(columns)) = (SELECT \(columns) FROM \(table) later WHERE later.\(key) = \(table).\(key) ORDER BY later.rowid DESC LIMIT 1)
+            WHERE rowid IN (SELECT min(rowid) FROM \(table) GROUP BY \(key) HAVING count(*) > 1)
+            """)
+        try db.execute(sql: "DELETE FROM \(table) WHERE rowid NOT IN (SELECT min(rowid) FROM \(table) GROUP BY \(key))")
+        let folded = db.changesCount
+        try db.execute(sql: "DROP INDEX ferry_fold")
+        return folded
     }
 }

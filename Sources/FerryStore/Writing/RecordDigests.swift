@@ -188,12 +188,26 @@ enum RecordDigests {
             """))
     })
 
-    /// The same for a log just inserted into a store that was empty, whose key is built after the
-    /// rows (``CanonicalStore/session(report:keepGoing:run:_:)``): it is the last row of `log`, and
-    /// a row no digest was kept for (the session began by forgetting them all): a plain insert,
-    /// without the statement journal an upsert opens.
-    static let ofLastLog = UpsertShape("ferry_record_digest", ["digest"], sql: """
-        INSERT INTO ferry_record_digest (record_table, row, digest)
-        VALUES (\(Table.log.rawValue), (SELECT max(rowid) FROM \(LogTable.table)), ?)
-        """)
+    /// The same for a log or recipe just inserted into a store that was empty, whose key is built
+    /// after the rows (``CanonicalStore/session(report:keepGoing:run:_:)``): it is the last row of
+    /// its table, and a row no digest was kept for (the session began by forgetting them all): a
+    /// plain insert, without the statement journal an upsert opens. Nil for projects, whose key
+    /// stays a primary key.
+    static func ofLast(_ table: Table) -> UpsertShape? {
+        switch table {
+        case .log: ofLastLog
+        case .recipe: ofLastRecipe
+        case .project: nil
+        }
+    }
+
+    private static let ofLastLog = lastRow(of: .log)
+    private static let ofLastRecipe = lastRow(of: .recipe)
+
+    private static func lastRow(of table: Table) -> UpsertShape {
+        UpsertShape("ferry_record_digest", ["digest"], sql: """
+            INSERT INTO ferry_record_digest (record_table, row, digest)
+            VALUES (\(table.rawValue), (SELECT max(rowid) FROM \(table.name)), ?)
+            """)
+    }
 }

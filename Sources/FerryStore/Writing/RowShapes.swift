@@ -7,15 +7,21 @@ enum RowShapes {
     static let projectStep = TableShape(ProjectStepTable.row)
     static let log = TableShape(LogTable.row)
     static let logSnapshot = TableShape(LogSnapshotTable.row)
-    /// Logs and their snapshots into a store that was empty: their ids were claimed by the
-    /// conversion (a duplicate was refused before it came here), so a plain INSERT does, which
-    /// spares SQLite the statement journal an upsert opens for every row.
+    /// Into a store that was empty, the tables whose keys are built after the rows (schema v2
+    /// and v4, ``CanonicalStore/session(report:keepGoing:run:_:)``) take plain INSERTs: an
+    /// upsert needs the key it decides by, and opens a statement journal for every row. Records'
+    /// ids were claimed by the conversion (a duplicate was refused before it came here); a part
+    /// whose id two rows share is folded as an upsert would have left it when its key is built.
     static let newLog = TableShape(LogTable.row, plainInsert: true)
     static let newLogSnapshot = TableShape(LogSnapshotTable.row, plainInsert: true)
+    static let newRecipe = TableShape(RecipeTable.row, plainInsert: true)
+    static let newRecipeStep = TableShape(RecipeStepTable.row, plainInsert: true)
+    static let newRecipeTag = TableShape(NameTables.recipeTag.row, plainInsert: true)
 
     /// Material lines, attachments and reference links belong to one of several owners; one
     /// shape per owner column.
     static let materialLine = perOwner(MaterialLineTable.owners) { TableShape(MaterialLineTable.row(owner: $0)) }
+    static let newMaterialLine = perOwner(MaterialLineTable.owners) { TableShape(MaterialLineTable.row(owner: $0), plainInsert: true) }
     static let referenceLink = perOwner(ReferenceLinkTable.owners) { TableShape(ReferenceLinkTable.row(owner: $0)) }
     static let attachment = perOwner(AttachmentTable.owners) { TableShape(AttachmentTable.row(owner: $0)) }
 

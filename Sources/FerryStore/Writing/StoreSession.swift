@@ -88,12 +88,19 @@ public final class StoreSession {
         return rejected
     }
 
+    /// Records written, to be freed on the thread that made them (see `BatchPipeline`): freeing a
+    /// batch of recipes was a tenth of the store's thread.
+    public struct Spent {
+        /// The logs of a batch before, when their rows were taken on their own thread.
+        public var logs: [Log]?
+        public var recipes: [Recipe]
+    }
+
     /// Links and writes a batch taken out of a conversion that goes on; parks its links to
     /// records not seen yet.
-    /// - Returns: the logs of a batch before whose rows are written, when they were taken on
-    ///   their own thread: to be freed on the thread that made them.
+    /// - Returns: the records written, to be freed on the thread that made them.
     @discardableResult
-    public func flush(_ batch: consuming CanonicalBatch, report: ReportBuilder) throws -> [Log]? {
+    public func flush(_ batch: consuming CanonicalBatch, report: ReportBuilder) throws -> Spent {
         var spent: [Log]?
         // The batch is linked in place: a second reference to it would make the linker copy
         // every record first (copy on write).
@@ -115,7 +122,7 @@ public final class StoreSession {
         try park(rejected.isEmpty ? pending : pending.filter { !rejected.contains($0.id) })
         snapshotCache.removeAll(keepingCapacity: true)
         existsCache.removeAll(keepingCapacity: true)
-        return spent
+        return Spent(logs: spent, recipes: batch.recipes)
     }
 
     /// Links and writes the rest of a conversion, and empties its batch.
