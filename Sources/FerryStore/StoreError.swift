@@ -7,7 +7,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         case newerSchema(found: Int, known: Int)
         case notACanonicalStore(String)
         case database(String)
-        /// A key built after the rows (a new store's log keys) found two rows with one id: SQLite's message.
+        /// A key built after the rows (a new store's log or recipe key) found two rows with one id: SQLite's message.
         case duplicateKey(String)
         case integrity([String])
         case backup(String)

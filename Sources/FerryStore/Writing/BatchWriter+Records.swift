@@ -27,10 +27,12 @@ extension BatchWriter {
     ]
     private static let logPartsAndSnapshot = logParts + [(LogSnapshotTable.row.table, LogSnapshotTable.logID)]
 
-    mutating func write(_ recipe: Recipe, db: Database) throws {
+    /// - Parameter again: into a store that was empty, the recipe was written before in this
+    ///   session; else it is new there, and goes in by a plain INSERT (its id was claimed).
+    mutating func write(_ recipe: Recipe, again: Bool = false, db: Database) throws {
         let mark = tapeMark
         begin(recipe.source)
-        add(fresh ? RowShapes.newRecipe : RowShapes.recipe, recipe)
+        add(fresh && !again ? RowShapes.newRecipe : RowShapes.recipe, recipe)
         for (position, parameter) in recipe.parameters.enumerated() {
             add(RowShapes.recipeParameter, .init(recipe: recipe.id, position: position, parameter: parameter))
         }
@@ -42,7 +44,7 @@ extension BatchWriter {
         addNames(recipe.tags, NameTables.recipeTag, id: recipe.id)
         addReferences(recipe.references, owner: ReferenceLinkTable.recipeID, id: recipe.id)
         addAttachments(recipe.attachments, owner: AttachmentTable.recipeID, id: recipe.id)
-        guard try judge(.recipe, id: recipe.id, since: mark, parts: Self.recipeParts, db: db) else { return }
+        guard try judge(.recipe, id: recipe.id, since: mark, parts: Self.recipeParts, again: again, db: db) else { return }
         try play(db: db)
     }
 

@@ -104,11 +104,12 @@ struct BatchWriter {
     /// other rows has its parts (`parts`) deleted first. The record's digest is taken to be kept
     /// with its rows.
     /// - Returns: whether there are rows to play.
+    /// - Parameter again: into a store that was empty, the record was written before in this session.
     mutating func judge(_ table: RecordDigests.Table, id: String, since mark: RowTape.Mark,
-                        parts: [(String, CanonicalColumn)], stored: RecordDigests.Stored? = nil, db: Database) throws -> Bool {
+                        parts: [(String, CanonicalColumn)], stored: RecordDigests.Stored? = nil, again: Bool = false, db: Database) throws -> Bool {
         let digest = tape.digest(since: mark)
         guard !fresh else {
-            keep(table, id: id, digest: digest, new: true)
+            keep(table, id: id, digest: digest, new: true, last: !again)
             return true
         }
         switch try stored ?? RecordDigests.stored(table, id: id, db: db) {
@@ -126,10 +127,11 @@ struct BatchWriter {
     }
 
     /// Counts a record written and takes the row keeping its digest.
-    mutating func keep(_ table: RecordDigests.Table, id: String, digest: Int64, new: Bool) {
+    /// - Parameter last: into a store that was empty, the record's row is its table's last, new.
+    mutating func keep(_ table: RecordDigests.Table, id: String, digest: Int64, new: Bool, last: Bool = true) {
         if new { changes[table.rawValue - 1].new += 1 } else { changes[table.rawValue - 1].changed += 1 }
-        if fresh, let last = RecordDigests.ofLast(table) {
-            _ = tape.add(last) { $0.add(digest) }
+        if fresh, last, let ofLast = RecordDigests.ofLast(table) {
+            _ = tape.add(ofLast) { $0.add(digest) }
         } else {
             _ = tape.add(RecordDigests.byID[table].unsafelyUnwrapped) { row in
                 row.add(id)

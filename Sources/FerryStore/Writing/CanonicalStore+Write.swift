@@ -31,18 +31,24 @@ extension CanonicalStore {
         do {
             try queue.writeWithoutTransaction { db in
                 let fresh = try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM recipe) + (SELECT count(*) FROM project) + (SELECT count(*) FROM log)") == 0
-                // Into an empty store, the keys of logs, snapshots, recipes, their steps, lines and
-                // tags (schema v2 and v4) and every index the schema declares are built once at
-                // the end (a sort) rather than row by row: the same indexes, from the same SQL
+                // Into an empty store, the keys of logs, snapshots, recipes and their steps, lines
+                // and tags (schema v2 and v4) and every index the schema declares are built once
+                // at the end (a sort) rather than row by row: the same indexes, from the same SQL
                 // text. A material line updates seven indexes, and row by row in random UUID order
-                // they were most of converting a site's recipes. Without those keys, SQLite cannot
-                // check the foreign keys that name them, so they are off for this transaction
-                // (SQLite allows the switch only outside one) and every foreign key is checked
-                // before it commits.
+                // they were most of converting a site's recipes. (The recipe key is built earlier
+                // if the session looks a recipe up by id: ``StoreSession/deferredRecipeKey``.)
+                // Without those keys, SQLite cannot check the foreign keys that name them, so they
+                // are off for this transaction (SQLite allows the switch only outside one) and
+                // every foreign key is checked before it commits.
                 let deferred = fresh ? try Row.fetchAll(db, sql: """
                     SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY rowid
                     """) : []
                 if !deferred.isEmpty { try db.execute(sql: "PRAGMA foreign_keys = OFF") }
+                // A part's key may fail on rows sharing it and be built again after they are folded
+                // (``build(_:db:phase:report:)``): SQLite undoes the failed statement only with a journal.
+                if fresh, try String.fetchOne(db, sql: "PRAGMA journal_mode")?.lowercased() == "off" {
+                    try db.execute(sql: "PRAGMA journal_mode = MEMORY")
+                }
                 defer { if !deferred.isEmpty { try? db.execute(sql: "PRAGMA foreign_keys = ON") } }
                 try db.inTransaction {
                     // Read before anything is written: the file's header is still the last commit's.
@@ -59,6 +65,7 @@ extension CanonicalStore {
                     defer { try? db.execute(sql: "PRAGMA ignore_check_constraints = OFF") }
                     let session = try StoreSession(db: db, report: report, keepGoing: keepGoing, fresh: fresh)
                     session.refusesDuplicateLogs = deferred.contains { isUnique($0) }
+                    session.deferredRecipeKey = deferred.first { $0["name"] == Self.recipeKey }?["sql"]
                     defer { session.stopTakingLogs() }
                     defer { activity = phase ?? session.writer.activity }
                     for index in deferred { try db.execute(sql: "DROP INDEX \(index["name"] as String)") }
@@ -67,7 +74,8 @@ extension CanonicalStore {
                     // top of it: the bulk load's large cache is given back first. The keys come
                     // before settling links, which looks records up by id; the other indexes after,
                     // so that links settled late do not update them row by row.
-                    let (keys, others) = (deferred.filter { isUnique($0) }, deferred.filter { !isUnique($0) })
+                    let keys = deferred.filter { isUnique($0) && !(session.recipeKeyBuilt && $0["name"] == Self.recipeKey) }
+                    let others = deferred.filter { !isUnique($0) }
                     if !deferred.isEmpty { try db.execute(sql: "PRAGMA cache_size = -8192; PRAGMA threads = \(Self.sortThreads)") }
                     defer { if !deferred.isEmpty { try? db.execute(sql: "PRAGMA threads = 0") } }
                     try build(keys, db: db, phase: &phase, report: report)
@@ -101,11 +109,16 @@ extension CanonicalStore {
         (index["sql"] as String).hasPrefix("CREATE UNIQUE INDEX")
     }
 
+    /// The recipe key's index, built during a new store's session when it is needed there
+    /// (``StoreSession/deferredRecipeKey``).
+    static let recipeKey = "\(RecipeTable.table)_\(RecipeTable.id.name)"
+
     /// A key built after the rows fails on a duplicate (conversions into a new store do not claim
     /// log ids, see ``StoreSession/refusesDuplicateLogs``): the error then names the index, not the
-    /// last record written. Parts whose ids come from the source (a step's, a line's) are the
-    /// exception: two rows with one id are folded into one first, as an upsert would have (see
-    /// ``foldSharedIDs(in:db:)``), and the report says so.
+    /// last record written. A recipe's parts are the exception: a step's or line's id may come
+    /// from the source, and a recipe written twice writes its parts twice. Rows sharing a key are
+    /// folded into one first, as upserts would have left them (``foldRowsSharing(_:in:db:)``),
+    /// and the report says so.
     private func build(_ indexes: [Row], db: Database, phase: inout String?, report: ReportBuilder?) throws {
         for index in indexes {
             phase = "building the index \(index["name"] as String)"
@@ -113,11 +126,11 @@ extension CanonicalStore {
                 try db.execute(sql: index["sql"] as String)
             } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
                 let table: String = index["tbl_name"]
-                guard Self.foldedParts.contains(table) else {
+                guard let key = Self.foldedParts[table] else {
                     throw StoreError(.duplicateKey(error.message ?? "\(error.resultCode)"), path: path, activity: phase)
                 }
-                let folded = try foldSharedIDs(in: table, db: db)
-                report?.warning("\(table): \(folded) row\(folded == 1 ? "" : "s") had the id of an earlier row; each id was kept once, "
+                let folded = try foldRowsSharing(key, in: table, db: db)
+                report?.warning("\(table): \(folded) row\(folded == 1 ? "" : "s") had the key of an earlier row; each key was kept once, "
                                 + "in the first row's place with the last row's values, as converting into a store that holds them does")
                 try db.execute(sql: index["sql"] as String)
             }
@@ -125,23 +138,25 @@ extension CanonicalStore {
         phase = nil
     }
 
-    /// Parts keyed by a UNIQUE index whose ids a reader may take from the source, where two of
-    /// them may share one.
-    static let foldedParts: Set<String> = [RecipeStepTable.table, MaterialLineTable.table]
+    /// A recipe's parts, keyed by a UNIQUE index built after a new store's rows: their keys' columns.
+    static let foldedParts: [String: [String]] = [
+        RecipeStepTable.table: [RecipeStepTable.id.name], MaterialLineTable.table: [MaterialLineTable.id.name],
+        NameTables.recipeTag.table: NameTables.recipeTag.key.map(\.name),
+    ]
 
-    /// Leaves the rows of `table` that share an id as an upsert by id leaves them: one row, in
+    /// Leaves the rows of `table` that share `key` as upserts by that key leave them: one row, in
     /// the first one's place, with the last one's values.
     /// - Returns: how many rows were folded into an earlier one.
-    private func foldSharedIDs(in table: String, db: Database) throws -> Int {
-        let key = SharedColumns.id.name
-        let columns = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?) WHERE name <> ?", arguments: [table, key])
-            .map(\.quotedDatabaseIdentifier).joined(separator: ", ")
-        try db.execute(sql: "CREATE INDEX ferry_fold ON \(table)(\(key))")
+    private func foldRowsSharing(_ key: [String], in table: String, db: Database) throws -> Int {
+        let columns = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table]).filter { !key.contains($0) }
+        let (keyList, valueList) = (key.map(\.quotedDatabaseIdentifier).joined(separator: ", "), columns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))
+        let sameKey = key.map { "later.\($0.quotedDatabaseIdentifier) = \(table).\($0.quotedDatabaseIdentifier)" }.joined(separator: " AND ")
+        try db.execute(sql: "CREATE INDEX ferry_fold ON \(table)(\(keyList))")
         try db.execute(sql: """
-            UPDATE \(table) SET (\(columns)) = (SELECT \(columns) FROM \(table) later WHERE later.\(key) = \(table).\(key) ORDER BY later.rowid DESC LIMIT 1)
-            WHERE rowid IN (SELECT min(rowid) FROM \(table) GROUP BY \(key) HAVING count(*) > 1)
+            UPDATE \(table) SET (\(valueList)) = (SELECT \(valueList) FROM \(table) later WHERE \(sameKey) ORDER BY later.rowid DESC LIMIT 1)
+            WHERE rowid IN (SELECT min(rowid) FROM \(table) GROUP BY \(keyList) HAVING count(*) > 1)
             """)
-        try db.execute(sql: "DELETE FROM \(table) WHERE rowid NOT IN (SELECT min(rowid) FROM \(table) GROUP BY \(key))")
+        try db.execute(sql: "DELETE FROM \(table) WHERE rowid NOT IN (SELECT min(rowid) FROM \(table) GROUP BY \(keyList))")
         let folded = db.changesCount
         try db.execute(sql: "DROP INDEX ferry_fold")
         return folded

@@ -74,6 +74,17 @@ enum RecordDigests {
         return (bytes[24..<28].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }, bytes[18] == 2 || bytes[19] == 2)
     }
 
+    /// For a change of Ferry's own that leaves every digested row as it was (a migration that
+    /// rebuilds tables with their rows and rowids): the counter to stamp the digests with so that
+    /// they stay trusted after its commit, when they were true for the file as it was; nil when
+    /// they were not. Called in that change's transaction before anything is written (the file's
+    /// header is still the last commit's).
+    static func counterKeepingThemTrusted(_ db: Database) throws -> Int64? {
+        let stamped = try Int64.fetchOne(db, sql: "SELECT change_counter FROM ferry_record_digest_stamp")
+        guard let header = try header(db), !header.wal, stamped == Int64(header.counter) else { return nil }
+        return Int64(header.counter &+ 1)
+    }
+
     /// Says which change counter the digests are true for; in the session's transaction.
     static func stamp(_ db: Database, counter: Int64?) throws {
         try db.execute(sql: "DELETE FROM ferry_record_digest_stamp")
@@ -188,11 +199,11 @@ enum RecordDigests {
             """))
     })
 
-    /// The same for a log or recipe just inserted into a store that was empty, whose key is built
-    /// after the rows (``CanonicalStore/session(report:keepGoing:run:_:)``): it is the last row of
-    /// its table, and a row no digest was kept for (the session began by forgetting them all): a
-    /// plain insert, without the statement journal an upsert opens. Nil for projects, whose key
-    /// stays a primary key.
+    /// The same for a log or recipe just inserted by a plain INSERT into a store that was empty
+    /// (for a log, one whose key is built after the rows, ``CanonicalStore/session(report:keepGoing:run:_:)``):
+    /// it is the last row of its table, and a row no digest was kept for (the session began by
+    /// forgetting them all): a plain insert, without the statement journal an upsert opens. Nil
+    /// for projects, which are upserted.
     static func ofLast(_ table: Table) -> UpsertShape? {
         switch table {
         case .log: ofLastLog

@@ -38,6 +38,11 @@ public final class StoreSession {
     /// The store was empty, so the key of its logs is built after the rows: a duplicate log id
     /// fails the session then (``StoreError/Kind/duplicateKey(_:)``) without being claimed first.
     public internal(set) var refusesDuplicateLogs = false
+    /// Into a store that was empty, the recipe key's SQL while it is still to be built: built
+    /// once the session first needs a recipe by id (a log's snapshot of one, a recipe written
+    /// twice), and kept up from then on, rather than at the end. A site's recipes never need it.
+    var deferredRecipeKey: String?
+    private(set) var recipeKeyBuilt = false
 
     init(db: Database, report: ReportBuilder?, keepGoing: Bool, fresh: Bool) throws {
         self.db = db
@@ -62,7 +67,10 @@ public final class StoreSession {
             try writer.guarded(item.source, keepGoing: keepGoing, report: report, db: db) { try $0.write(item, db: db) }
         }
         for recipe in batch.recipes {
-            if try writer.guarded(recipe.source, keepGoing: keepGoing, report: report, db: db, { try $0.write(recipe, db: db) }) {
+            let again = writer.fresh && writtenRecipes.contains(recipe.id)
+            // Upserted again by its id, which the key decides.
+            if again { try buildRecipeKey() }
+            if try writer.guarded(recipe.source, keepGoing: keepGoing, report: report, db: db, { try $0.write(recipe, again: again, db: db) }) {
                 holdsTargets = true
                 if writer.fresh { writtenRecipes.insert(recipe.id) }
             }
@@ -290,7 +298,18 @@ extension StoreSession: ExistingRecords {
     }
 
     public func recipeSnapshot(_ id: String) throws -> LogSnapshot? {
-        try snapshot("r", id, written: writtenRecipes, query: ExistingQueries.recipeSnapshot)
+        try snapshot("r", id, written: writtenRecipes) { db, id in
+            try buildRecipeKey()
+            return try ExistingQueries.recipeSnapshot(db, id)
+        }
+    }
+
+    /// Builds the recipe key now, when it is still to be built (``deferredRecipeKey``).
+    private func buildRecipeKey() throws {
+        guard let sql = deferredRecipeKey else { return }
+        deferredRecipeKey = nil
+        try db.execute(sql: sql)
+        recipeKeyBuilt = true
     }
 
     public func projectSnapshot(_ id: String) throws -> LogSnapshot? {
