@@ -44,8 +44,20 @@ extension BatchWriter {
         addNames(recipe.tags, NameTables.recipeTag, id: recipe.id)
         addReferences(recipe.references, owner: ReferenceLinkTable.recipeID, id: recipe.id)
         addAttachments(recipe.attachments, owner: AttachmentTable.recipeID, id: recipe.id)
+        if again { try deleteParts(ofRecipe: recipe.id, db: db) }
         guard try judge(.recipe, id: recipe.id, since: mark, parts: Self.recipeParts, again: again, db: db) else { return }
         try play(db: db)
+    }
+
+    /// The parts a recipe written before in this session got then, into a store that was empty:
+    /// they go, as a store that holds the recipe has them deleted when it is written again. Foreign
+    /// keys are off in such a session, so what deleting its steps would cascade to goes first.
+    private func deleteParts(ofRecipe id: String, db: Database) throws {
+        try db.cachedStatement(sql: """
+            DELETE FROM \(MaterialLineTable.table) WHERE \(MaterialLineTable.recipeStepID.name) IN
+              (SELECT \(RecipeStepTable.id.name) FROM \(RecipeStepTable.table) WHERE \(RecipeStepTable.recipeID.name) = ?)
+            """).execute(arguments: [id])
+        for (part, owner) in Self.recipeParts { try deleteRows(part, where: owner, id, db: db) }
     }
 
     mutating func write(_ project: Project, db: Database) throws {

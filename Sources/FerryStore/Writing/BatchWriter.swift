@@ -109,7 +109,7 @@ struct BatchWriter {
                         parts: [(String, CanonicalColumn)], stored: RecordDigests.Stored? = nil, again: Bool = false, db: Database) throws -> Bool {
         let digest = tape.digest(since: mark)
         guard !fresh else {
-            keep(table, id: id, digest: digest, new: true, last: !again)
+            keep(table, id: id, digest: digest, new: !again, last: !again)
             return true
         }
         switch try stored ?? RecordDigests.stored(table, id: id, db: db) {
@@ -156,6 +156,10 @@ struct BatchWriter {
 
     func delete(_ table: String, where column: CanonicalColumn, _ id: String, db: Database) throws {
         guard !fresh else { return }
+        try deleteRows(table, where: column, id, db: db)
+    }
+
+    func deleteRows(_ table: String, where column: CanonicalColumn, _ id: String, db: Database) throws {
         try db.cachedStatement(sql: "DELETE FROM \(table) WHERE \(column.name) = ?").execute(arguments: [id])
     }
 

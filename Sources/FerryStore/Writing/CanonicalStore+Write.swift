@@ -43,13 +43,14 @@ extension CanonicalStore {
                 let deferred = fresh ? try Row.fetchAll(db, sql: """
                     SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY rowid
                     """) : []
-                if !deferred.isEmpty { try db.execute(sql: "PRAGMA foreign_keys = OFF") }
                 // A part's key may fail on rows sharing it and be built again after they are folded
-                // (``build(_:db:phase:report:)``): SQLite undoes the failed statement only with a journal.
+                // (``build(_:db:phase:report:)``): SQLite undoes the failed statement only with a
+                // journal. (It stays in memory after the session: the store then holds records.)
                 if fresh, try String.fetchOne(db, sql: "PRAGMA journal_mode")?.lowercased() == "off" {
                     try db.execute(sql: "PRAGMA journal_mode = MEMORY")
                 }
                 defer { if !deferred.isEmpty { try? db.execute(sql: "PRAGMA foreign_keys = ON") } }
+                if !deferred.isEmpty { try db.execute(sql: "PRAGMA foreign_keys = OFF") }
                 try db.inTransaction {
                     // Read before anything is written: the file's header is still the last commit's.
                     let counter = try RecordDigests.begin(db)
