@@ -117,9 +117,9 @@ extension CanonicalStore {
     /// A key built after the rows fails on a duplicate (conversions into a new store do not claim
     /// log ids, see ``StoreSession/refusesDuplicateLogs``): the error then names the index, not the
     /// last record written. A recipe's parts are the exception: a step's or line's id may come
-    /// from the source, and a recipe written twice writes its parts twice. Rows sharing a key are
-    /// folded into one first, as upserts would have left them (``foldRowsSharing(_:in:db:)``),
-    /// and the report says so.
+    /// from the source, where two records can share one. Rows sharing a key are folded into one
+    /// first, as upserts would have left them (``foldRowsSharing(_:in:db:)``), and the report
+    /// says so.
     private func build(_ indexes: [Row], db: Database, phase: inout String?, report: ReportBuilder?) throws {
         for index in indexes {
             phase = "building the index \(index["name"] as String)"

@@ -11,8 +11,8 @@ enum RowShapes {
     /// and v4, ``CanonicalStore/session(report:keepGoing:run:_:)``) take plain INSERTs: an
     /// upsert needs the key it decides by, and opens a statement journal for every row. Logs'
     /// ids were claimed by the conversion (a duplicate was refused before it came here); rows of
-    /// a recipe's parts that share a key (a step id from the source, a recipe written twice) are
-    /// folded as upserts would have left them when the key is built.
+    /// a recipe's parts that share a key (a step id from the source) are folded as upserts would
+    /// have left them when the key is built.
     static let newLog = TableShape(LogTable.row, plainInsert: true)
     static let newLogSnapshot = TableShape(LogSnapshotTable.row, plainInsert: true)
     /// A recipe the session has not written yet: its key stays while rows go in, and an upsert's
