@@ -52,7 +52,9 @@ let package = Package(
         // Core Data and SwiftData stores (read only), compiled models, keyed archives, property lists.
         .target(
             name: "FerryCoreData",
-            dependencies: ["FerryModel", "FerryJSON", "FerryFiles", "FerrySystem", "CZlib", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["FerryModel", "FerryJSON", "FerryFiles", "FerrySystem", "CZlib", .product(name: "GRDB", package: "GRDB.swift"),
+                           // The C API under GRDB, to bind the rows `load` writes without boxing each value.
+                           .product(name: "GRDBSQLite", package: "GRDB.swift")]
         ),
 
         // The canonical recipe / project / log models, their values, snapshot linking and the
@@ -62,8 +64,9 @@ let package = Package(
             dependencies: ["FerryJSON", .product(name: "Crypto", package: "swift-crypto")]
         ),
 
-        // The canonical SQLite store, and the only target that calls SQLite directly: schema
-        // migrations, writing batches, reading snapshots for export, backups, merge.
+        // The canonical SQLite store: schema migrations, writing batches, reading snapshots for
+        // export, backups, merge. With `load`'s row binding in FerryCoreData, the only code that
+        // calls SQLite's C API directly.
         .target(
             name: "FerryStore",
             dependencies: ["FerryCanonical", "FerryCoreData", "FerryModel", "FerryJSON", "FerryFiles", "FerrySystem", .product(name: "GRDB", package: "GRDB.swift"),

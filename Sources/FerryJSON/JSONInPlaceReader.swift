@@ -131,6 +131,43 @@ public struct JSONInPlaceReader {
         return UnsafeBufferPointer(rebasing: bytes[start..<position])
     }
 
+    /// Moves past the next value, an object or an array, by its brackets and strings alone:
+    /// nothing in it is checked, so this is no promise that ``JSONReader`` accepts it. For a first
+    /// pass that takes a record's few top-level members and reads the same bytes whole later.
+    public mutating func skipContainerUnchecked() throws(GiveUp) {
+        guard let first = peekValue(), first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { throw GiveUp() }
+        var depth = 0
+        var index = position
+        let count = bytes.count
+        while index < count {
+            let byte = bytes[index]
+            index += 1
+            switch byte {
+            case UInt8(ascii: "\""):
+                // To the closing quote, found by memchr: one after an odd run of backslashes is escaped.
+                while true {
+                    guard index < count, let found = memchr(bytes.baseAddress! + index, 0x22, count - index) else { throw GiveUp() }
+                    let quote = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - bytes.baseAddress!
+                    var backslashes = 0
+                    while quote - backslashes - 1 >= index, bytes[quote - backslashes - 1] == UInt8(ascii: "\\") { backslashes += 1 }
+                    index = quote + 1
+                    if backslashes % 2 == 0 { break }
+                }
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+                if depth == 0 {
+                    position = index
+                    return
+                }
+            default:
+                break
+            }
+        }
+        throw GiveUp()
+    }
+
     private func byte() -> UInt8? { position < bytes.count ? bytes[position] : nil }
     private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 

@@ -56,6 +56,22 @@ public struct JSONReader: Sendable {
     }
 }
 
+/// Reads one document after another, as ``JSONReader`` does, keeping its working storage from
+/// one to the next: the lines of an NDJSON file repeat the same keys.
+public struct JSONDocumentReader {
+    public var reader: JSONReader
+    private var scratch = ReadScratch()
+
+    public init(_ reader: JSONReader = JSONReader()) {
+        self.reader = reader
+    }
+
+    /// Reads exactly one JSON value; whitespace may surround it, nothing else.
+    public mutating func read(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONReadError) -> JSONValue {
+        try reader.read(bytes, reusing: &scratch)
+    }
+}
+
 /// Why and where JSON could not be read.
 public struct JSONReadError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: Sendable, Equatable {

@@ -123,13 +123,13 @@ import Testing
         }
     }
 
-    /// The bulk path's UUID parser reads what Foundation reads, and refuses what it refuses.
+    /// The UUID parser of the bulk path and of `load` reads what Foundation reads, and refuses what it refuses.
     @Test func uuidTextIsReadAsFoundationReadsIt() {
         var texts = (0..<200).map { _ in UUID().uuidString } + (0..<200).map { _ in UUID().uuidString.lowercased() }
         texts += ["", "not a uuid", "E621E1F8-C36C-495A-93FC-0C247A3E6E5", "E621E1F8-C36C-495A-93FC-0C247A3E6E5FF", "E621E1F8C36C-495A-93FC-0C247A3E6E5F-",
                   "G621E1F8-C36C-495A-93FC-0C247A3E6E5F", "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"]
         for text in texts {
-            let ours = Array(text.utf8).withUnsafeBufferPointer { BulkValues.uuidBytes($0) }
+            let ours = Array(text.utf8).withUnsafeBufferPointer { UUIDText.bytes($0) }
             let foundation = UUID(uuidString: text).map { uuid in withUnsafeBytes(of: uuid.uuid) { [UInt8]($0) } }
             #expect(ours == foundation, "\(text)")
         }

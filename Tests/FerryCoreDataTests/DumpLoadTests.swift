@@ -185,6 +185,23 @@ import Testing
          "field \"rooms\": lists r1, whose gallery does not name g1 back"),
         (#"{"entity":"Artwork","id":"a1","values":{"year":70000}}"#, "field \"year\": 70000 is outside Integer 16's range"),
         (#"{"entity":"Show","id":"s1","values":{"opening":"2023-02-31T00:00:00Z"}}"#, "field \"opening\": a date is YYYY-MM-DD"),
+        // Each form of id, given twice; and the first clash in the files' order is the one named.
+        (#"{"entity":"Room","id":"6F61047C-BF3E-4B1D-89F0-8F92BD492A7F","values":{}}"# + "\n" + #"{"entity":"Room","id":"6F61047C-BF3E-4B1D-89F0-8F92BD492A7F","pk":4}"#,
+         "record 2: id 6F61047C-BF3E-4B1D-89F0-8F92BD492A7F: a second record with this id"),
+        (#"{"entity":"Room","id":"Room/p1","pk":1,"values":{}}"# + "\n" + #"{"entity":"Room","id":"Room/p1","pk":2,"values":{}}"#,
+         "record 2: id Room/p1: a second record with this id"),
+        (#"{"entity":"Room","id":"Room/p1","pk":1,"values":{}}"# + "\n\n" + #"{"entity":"Room","id":"Room/p1","pk":1,"values":{}}"#,
+         "record 3: id Room/p1: a second record with this id"),
+        (#"{"entity":"Room","id":"a","pk":1}"# + "\n" + #"{"entity":"Room","id":"b","pk":1}"# + "\n" + #"{"entity":"Room","id":"a"}"#,
+         "record 2: id b: pk 1 is also record a's"),
+        (#"{"entity":"Room","id":"r1","values":{"gallery":null,"label":"x"}}"# + "\n" + #"{"entity":"Room","id":"r2","values":{"gallery":["r1"]}}"#,
+         "record 2: id r2: field \"gallery\": a relationship holds ids (text)"),
+        // A record that clashes by id and by pk is named for its id.
+        (#"{"entity":"Room","id":"P","pk":7}"# + "\n" + #"{"entity":"Room","id":"Q","pk":1}"# + "\n" + #"{"entity":"Room","id":"Q","pk":7}"#,
+         "record 3: id Q: a second record with this id"),
+        // Orders given with an empty list are still checked.
+        (#"{"entity":"Gallery","id":"g1","values":{"rooms":[]},"orders":{"rooms":[1]}}"#,
+         "record 1: id g1: field \"rooms\": \"orders\" of a relationship has one value per id listed"),
     ])
     func aBadRecordIsNamedAndLeavesNothing(_ text: String, _ expected: String) throws {
         let (error, left) = try badLoad(text.components(separatedBy: "\n"))

@@ -157,10 +157,3 @@ extension CoreDataDate {
 
     private static let powersOfTen: [Int64] = (0...18).reduce(into: []) { list, index in list.append(index == 0 ? 1 : list[index - 1] * 10) }
 }
-
-/// UUIDs as Apple writes them: upper-case, hyphenated.
-public enum UUIDText {
-    public static func uppercase(_ bytes: Data) -> String {
-        Hex.uuid([UInt8](bytes))
-    }
-}

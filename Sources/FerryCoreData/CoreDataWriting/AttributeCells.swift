@@ -13,8 +13,9 @@ public enum AttributeCells {
         case (_, .null):
             return .null
         case (.uuid, .text(let text)):
-            guard let uuid = UUID(uuidString: text) else { throw refused("\"\(text)\" is not a UUID") }
-            return .blob(withUnsafeBytes(of: uuid.uuid) { Data($0) })
+            var copy = text
+            guard let bytes = copy.withUTF8({ UUIDText.bytes($0) }) else { throw refused("\"\(text)\" is not a UUID") }
+            return .blob(Data(bytes))
         case (.date, .text(let text)):
             guard let seconds = CoreDataDate.secondsSince2001(iso8601: text) else { throw refused("\"\(text)\" is not an ISO 8601 time in UTC") }
             return .real(seconds)

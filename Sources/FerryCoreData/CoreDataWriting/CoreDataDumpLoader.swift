@@ -12,7 +12,7 @@ import Foundation
 /// Refused, with a one-line error naming the file, record, id and field: an unknown entity or
 /// field, a value of the wrong type, a link to an id no record has, a duplicate id or key, and
 /// values Ferry cannot write back yet (decoded Transformables, external data references).
-public struct CoreDataDumpLoader {
+public struct CoreDataDumpLoader: Sendable {
     public let model: DataModel
     /// The framework version to claim; by default the dumped store's (its `_store.json`), else
     /// ``CoreDataStoreWriter/defaultFrameworkVersion``.
@@ -54,7 +54,7 @@ public struct CoreDataDumpLoader {
         }
     }
 
-    struct Record {
+    struct Record: Sendable {
         var entity: EntityDescription
         var id: String
         var primaryKey: Int64?
@@ -67,34 +67,31 @@ public struct CoreDataDumpLoader {
     }
 
     /// Writes the store; returns the objects written per entity.
+    ///
+    /// In three passes over the files, holding a few bytes per record rather than the records
+    /// (a million records took 6 GB): each record's entity, id and key (``DumpKeyIndex``); the
+    /// rows, read on one thread and written on another; then the to-manys of the records that
+    /// list any (see `Formats/coredata-store-writing.md`).
     /// - Parameter replacing: the caller backed up the file at `path` (see ``CoreDataStoreWriter``).
     public func load(from directory: String, to path: String, storeUUID: String = UUID().uuidString, replacing: Bool = false) throws -> [String: Int] {
         let dumped = try DumpedStore(directory: directory)
         let lossless = dumped?.lossless ?? false
         let framework = frameworkVersion ?? dumped?.frameworkVersion ?? CoreDataStoreWriter.defaultFrameworkVersion
-        var records = try read(directory)
+        let files = try recordFiles(in: directory)
+        let indexed = try indexRecords(in: files, layout: CoreDataSQLLayout(model: model, frameworkVersion: framework))
         let writer = try CoreDataStoreWriter(creating: path, model: model, frameworkVersion: framework, identifier: dumped?.versionIdentifier,
                                              replacing: replacing)
-        var keys: [String: (entity: String, primaryKey: Int64)] = [:]
-        try assignKeys(&records, layout: writer.layout, keys: &keys)
-        var counts: [String: Int] = [:]
-        let byID = Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        var properties: [String: Properties] = [:]
-        for record in records {
-            let entityProperties = properties[record.entity.name] ?? Properties(of: record.entity, in: model)
-            properties[record.entity.name] = entityProperties
-            try insert(record, properties: entityProperties, into: writer, keys: keys, lossless: lossless)
-            counts[record.entity.name, default: 0] += 1
-        }
-        var noInverseOwners: [String: String] = [:]
-        for record in records { try link(record, into: writer, keys: keys, records: byID, noInverseOwners: &noInverseOwners) }
+        let written = try writeRows(of: files, indexed: indexed, into: writer, lossless: lossless)
+        try linkRecords(in: files, indexed: indexed, written: written, into: writer)
         try writer.finish(storeUUID: storeUUID, highestKeys: dumped?.highestKeys ?? [:])
+        var counts: [String: Int] = [:]
+        for (entity, count) in indexed.counts.enumerated() where count > 0 { counts[indexed.index.entityNames[entity]] = count }
         return counts
     }
 
     // MARK: Reading
 
-    private func read(_ directory: String) throws -> [Record] {
+    private func recordFiles(in directory: String) throws -> [String] {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder) else { throw CoreDataReadError(.fileNotFound, file: directory) }
         guard isFolder.boolValue else {
@@ -108,24 +105,98 @@ public struct CoreDataDumpLoader {
         }
         let names = listed.filter { $0.hasSuffix(".ndjson") }.sorted()
         guard !names.isEmpty else { throw CoreDataReadError(.badRecord("no <Entity>.ndjson files, as `ferry dump -o` writes"), file: directory) }
-        var records: [Record] = []
-        for name in names {
-            let file = (directory as NSString).appendingPathComponent(name)
-            guard let data = FileManager.default.contents(atPath: file) else { throw CoreDataReadError(.unreadable("cannot be opened"), file: file) }
-            var number = 0
-            for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-                number += 1
-                guard !line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) else { continue }
-                records.append(try record(Array(line), at: RecordLocation(file: file, record: number)))
-            }
-        }
-        return records
+        guard names.count <= Int(UInt16.max) else { throw CoreDataReadError(.badRecord("more than \(UInt16.max) <Entity>.ndjson files"), file: directory) }
+        return names.map { (directory as NSString).appendingPathComponent($0) }
     }
 
-    private func record(_ bytes: [UInt8], at location: RecordLocation) throws -> Record {
+    /// Calls `body` with each record's line (blank lines are no records) and its number.
+    func forEachRecord(in file: String, _ body: (UnsafeBufferPointer<UInt8>, Int) throws -> Void) throws {
+        do {
+            try NDJSONLines(path: file).forEach { bytes, number in
+                guard !bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) else { return }
+                try body(bytes, number)
+            }
+        } catch let failure as NDJSONLines.Failure {
+            throw CoreDataReadError(.unreadable(failure.reason), file: failure.path)
+        }
+    }
+
+    /// What the first pass found: every record's entity, id and key; how many records each file
+    /// and each entity has.
+    struct IndexedRecords: Sendable {
+        var index: DumpKeyIndex
+        /// Each file's records, as entry indexes.
+        var files: [Range<Int>]
+        var counts: [Int]
+    }
+
+    /// The first pass: each record's entity, id and pk, most read without their values.
+    private func indexRecords(in files: [String], layout: CoreDataSQLLayout) throws -> IndexedRecords {
+        let concrete = model.entities.filter { !$0.isAbstract }
+        var index = DumpKeyIndex(entities: concrete.map { ($0.name, layout.entityTables[$0.name] ?? "") })
+        var reader = JSONDocumentReader()
+        var ranges: [Range<Int>] = []
+        var last: (name: [UInt8], entity: UInt16)?
+        for (number, file) in files.enumerated() {
+            let start = index.entries.count
+            try forEachRecord(in: file) { bytes, line in
+                if let header = DumpRecordHeader.scan(bytes), header.primaryKey.map({ (1...CoreDataStoreWriter.highestKey).contains($0) }) ?? true {
+                    let entity: UInt16?
+                    if let last, header.entity.elementsEqual(last.name) {
+                        entity = last.entity
+                    } else {
+                        entity = index.entityIndex(String(decoding: header.entity, as: UTF8.self))
+                        last = entity.map { (Array(header.entity), $0) }
+                    }
+                    if let entity {
+                        index.add(entity: entity, id: header.id, primaryKey: header.primaryKey, file: number, line: line)
+                        return
+                    }
+                }
+                // Read whole, the record is accepted as it is or refused with the reason.
+                let record = try record(bytes, at: RecordLocation(file: file, record: line), reader: &reader)
+                guard let entity = index.entityIndex(record.entity.name) else { return }
+                var id = record.id
+                id.withUTF8 { index.add(entity: entity, id: $0, primaryKey: record.primaryKey, file: number, line: line) }
+            }
+            ranges.append(start..<index.entries.count)
+        }
+        if let clash = index.seal() { throw try clashError(clash, index: index, files: files) }
+        var counts = [Int](repeating: 0, count: concrete.count)
+        for entry in index.entries { counts[Int(entry.entity)] += 1 }
+        return IndexedRecords(index: index, files: ranges, counts: counts)
+    }
+
+    /// Names the later of two records that clash, and the earlier one when their pk does.
+    private func clashError(_ clash: DumpKeyIndex.Clash, index: DumpKeyIndex, files: [String]) throws -> CoreDataReadError {
+        let second = try record(atEntry: clash.second, index: index, files: files)
+        switch clash.kind {
+        case .id:
+            return CoreDataReadError(.badRecord("a second record with this id"), at: second.location)
+        case .primaryKey:
+            let first = try record(atEntry: clash.first, index: index, files: files)
+            return CoreDataReadError(.badRecord("pk \(second.primaryKey ?? 0) is also record \(first.id)'s"), at: second.location)
+        }
+    }
+
+    /// A record read again from its line, to name it in an error: the index keeps no ids.
+    func record(atEntry entry: Int, index: DumpKeyIndex, files: [String]) throws -> Record {
+        let place = index.entries[entry]
+        let file = files[Int(place.file)]
+        var found: Record?
+        var reader = JSONDocumentReader()
+        try forEachRecord(in: file) { bytes, line in
+            if line == Int(place.line) { found = try self.record(bytes, at: RecordLocation(file: file, record: line), reader: &reader) }
+        }
+        guard let found else { throw CoreDataReadError(.badRecord("the file changed while it was read"), at: RecordLocation(file: file, record: Int(place.line))) }
+        return found
+    }
+
+    /// A record read whole and checked: its entity concrete, its pk in range, `values` an object.
+    func record(_ bytes: UnsafeBufferPointer<UInt8>, at location: RecordLocation, reader: inout JSONDocumentReader) throws -> Record {
         let object: JSONObject
         do {
-            guard let read = try JSONReader().read(bytes).object else { throw CoreDataReadError(.badRecord("not a JSON object"), at: location) }
+            guard let read = try reader.read(bytes).object else { throw CoreDataReadError(.badRecord("not a JSON object"), at: location) }
             object = read
         } catch let error as JSONReadError {
             throw CoreDataReadError(.badRecord("not JSON: \(error)"), at: location)
@@ -172,133 +243,8 @@ public struct CoreDataDumpLoader {
                       storedEntity: storedEntity)
     }
 
-    /// Keeps each record's `pk` (one table's keys must differ) and numbers the others after them.
-    private func assignKeys(_ records: inout [Record], layout: CoreDataSQLLayout, keys: inout [String: (entity: String, primaryKey: Int64)]) throws {
-        var taken: [String: [Int64: String]] = [:]
-        for record in records {
-            guard keys[record.id] == nil else { throw CoreDataReadError(.badRecord("a second record with this id"), at: record.location) }
-            keys[record.id] = (record.entity.name, 0)
-            guard let pk = record.primaryKey else { continue }
-            let table = layout.entityTables[record.entity.name] ?? ""
-            if let other = taken[table]?[pk] { throw CoreDataReadError(.badRecord("pk \(pk) is also record \(other)'s"), at: record.location) }
-            taken[table, default: [:]][pk] = record.id
-        }
-        var next = taken.mapValues { ($0.keys.max() ?? 0) + 1 }
-        for index in records.indices {
-            let table = layout.entityTables[records[index].entity.name] ?? ""
-            if records[index].primaryKey == nil {
-                records[index].primaryKey = next[table, default: 1]
-                next[table] = next[table, default: 1] + 1
-            }
-            keys[records[index].id] = (records[index].entity.name, records[index].primaryKey ?? 0)
-        }
-    }
-
-    // MARK: Writing
-
-    /// An entity's attributes and relationships, inherited ones included, by name.
-    struct Properties {
-        var attributes: [String: AttributeDescription]
-        var relationships: [String: RelationshipDescription]
-
-        init(of entity: EntityDescription, in model: DataModel) {
-            attributes = Dictionary(model.allAttributes(of: entity).map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-            relationships = Dictionary(model.allRelationships(of: entity).map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-        }
-    }
-
-    private func insert(_ record: Record, properties: Properties, into writer: CoreDataStoreWriter,
-                        keys: [String: (entity: String, primaryKey: Int64)], lossless: Bool) throws {
-        var attributes: [String: CoreDataCell] = [:]
-        var toOne: [String: (entity: String, primaryKey: Int64)] = [:]
-        for member in record.values.members {
-            var here = record.location
-            here.field = member.key
-            if let attribute = properties.attributes[member.key] {
-                guard writer.layout.column(ofAttribute: attribute.name, in: record.entity) != nil else { continue }
-                if lossless {
-                    guard let cell = CoreDataCell(losslessJSON: member.value) else {
-                        throw CoreDataReadError(.badRecord("not a stored value in the lossless form (number, text, {\"base64\"} or null)"), at: here)
-                    }
-                    attributes[member.key] = cell
-                } else {
-                    attributes[member.key] = try Self.cell(member.value, as: attribute, at: here)
-                }
-            } else if let relationship = properties.relationships[member.key] {
-                guard !relationship.isToMany, !member.value.isNull else { continue }
-                toOne[member.key] = try target(member.value, of: relationship, keys: keys, writer: writer, at: here)
-            } else {
-                throw CoreDataReadError(.badRecord("\(record.entity.name) has no attribute or relationship of this name"), at: here)
-            }
-        }
-        do {
-            let key = try writer.insert(record.entity.name, primaryKey: record.primaryKey, attributes: attributes, toOne: toOne,
-                                        optimisticLock: record.optimisticLock ?? 1)
-            if let stored = record.storedEntity { try writer.keepEntityColumn(record.entity.name, primaryKey: key, as: stored) }
-        } catch let error as CoreDataWriteError {
-            throw CoreDataReadError(.badRecord(error.reason), at: record.location)
-        }
-    }
-
-    /// To-manys, once each: an ordered one's order on its destinations' to-one inverse; a join
-    /// table from its first column's side, with both sides' orders; one without an inverse.
-    private func link(_ record: Record, into writer: CoreDataStoreWriter, keys: [String: (entity: String, primaryKey: Int64)],
-                      records: [String: Record], noInverseOwners: inout [String: String]) throws {
-        let pk = record.primaryKey ?? 0
-        for relationship in model.allRelationships(of: record.entity) where relationship.isToMany {
-            guard let listed = record.values[relationship.name], !listed.isNull else { continue }
-            var here = record.location
-            here.field = relationship.name
-            guard let ids = listed.array?.map({ $0.string }), !ids.contains(where: { $0 == nil }) else {
-                throw CoreDataReadError(.badRecord("a to-many relationship is an array of ids"), at: here)
-            }
-            let targets = try ids.map { try target(.string($0 ?? ""), of: relationship, keys: keys, writer: writer, at: here) }
-            guard Set(ids).count == ids.count else { throw CoreDataReadError(.badRecord("an id is listed twice"), at: here) }
-            // Stored orders (lossless), else the listed order: 1, 2, …
-            let order = try Self.orders(record.orders[relationship.name], count: ids.count, at: here)
-            do {
-                switch writer.layout.storage(ofRelationship: relationship.name, in: record.entity) {
-                case .inverseForeignKey(_, _, let orderColumn) where relationship.inverseName != nil:
-                    // The destinations' to-ones hold the link; an ordered list gives their order.
-                    try checkListedBack(ids, by: record, through: relationship, asList: false, records: records, at: here)
-                    guard orderColumn != nil else { continue }
-                    for (index, target) in targets.enumerated() {
-                        try writer.setOrder(target.entity, primaryKey: target.primaryKey, inverse: relationship.inverseName ?? "", order: order[index])
-                    }
-                case .inverseForeignKey(_, _, nil) where relationship.inverseName == nil:
-                    for id in ids {
-                        let key = "\(relationship.name) \(id ?? "")"
-                        if let other = noInverseOwners[key] {
-                            throw CoreDataReadError(.badRecord("lists \(id ?? ""), which \(other) lists too; an object has one owner here"), at: here)
-                        }
-                        noInverseOwners[key] = record.id
-                    }
-                    try writer.link(record.entity.name, primaryKey: pk, relationship.name, to: targets.map(\.primaryKey))
-                case .joinTable(let table, let source, _, _, _) where writer.layout.table(named: table)?.columns.first?.name == source:
-                    // This record's place in each destination's list of the inverse, when that is ordered.
-                    let inverseOrder: [Int64?] = try ids.map { id in
-                        guard let inverse = relationship.inverseName, let theirs = records[id ?? ""] else { return 1 }
-                        let listed = theirs.values[inverse]?.array ?? []
-                        let place = listed.firstIndex { $0.string == record.id } ?? listed.count
-                        let stored = try Self.orders(theirs.orders[inverse], count: listed.count, at: theirs.location)
-                        return place < stored.count ? stored[place] : Int64(place) + 1
-                    }
-                    try writer.link(record.entity.name, primaryKey: pk, relationship.name, to: targets.map(\.primaryKey), order: order,
-                                    inverseOrder: inverseOrder)
-                case .joinTable:
-                    // The other side writes the rows; it must list what this side lists.
-                    try checkListedBack(ids, by: record, through: relationship, asList: true, records: records, at: here)
-                default:
-                    break
-                }
-            } catch let error as CoreDataWriteError {
-                throw CoreDataReadError(.badRecord(error.reason), at: here)
-            }
-        }
-    }
-
     /// A to-many's `Z_FOK_` values: as the record's `orders` give them, else 1, 2, … as listed.
-    private static func orders(_ given: JSONValue?, count: Int, at location: RecordLocation) throws -> [Int64?] {
+    static func orders(_ given: JSONValue?, count: Int, at location: RecordLocation) throws -> [Int64?] {
         guard let given, !given.isNull else { return (0..<count).map { Int64($0) + 1 } }
         guard let values = given.array, values.count == count else {
             throw CoreDataReadError(.badRecord("\"orders\" of a relationship has one value per id listed"), at: location)
@@ -312,41 +258,17 @@ public struct CoreDataDumpLoader {
         }
     }
 
-    private func target(_ value: JSONValue, of relationship: RelationshipDescription, keys: [String: (entity: String, primaryKey: Int64)],
-                        writer: CoreDataStoreWriter, at location: RecordLocation) throws -> (entity: String, primaryKey: Int64) {
-        guard let id = value.string else { throw CoreDataReadError(.badRecord("a relationship holds ids (text)"), at: location) }
-        guard let key = keys[id] else { throw CoreDataReadError(.badRecord("links to \(id), which no record has"), at: location) }
-        guard let destination = relationship.destinationEntity, writer.isKind(key.entity, of: destination) else {
-            throw CoreDataReadError(.badRecord("links to \(id), a \(key.entity), where \(relationship.name) leads to \(relationship.destinationEntity ?? "nothing")"), at: location)
-        }
-        return key
-    }
-
-    /// A to-many stored on the other side must agree with it: each object listed names this one
-    /// back (its to-one, or its own list), so that nothing listed is silently dropped.
-    private func checkListedBack(_ ids: [String?], by record: Record, through relationship: RelationshipDescription,
-                                 asList: Bool, records: [String: Record], at location: RecordLocation) throws {
-        guard let inverse = relationship.inverseName else { return }
-        for case let id? in ids {
-            let back = records[id]?.values[inverse]
-            let agrees = asList ? (back?.array?.contains { $0.string == record.id } ?? false) : back?.string == record.id
-            guard agrees else {
-                throw CoreDataReadError(.badRecord("lists \(id), whose \(inverse) does not name \(record.id) back"), at: location)
-            }
-        }
-    }
-
     /// A value as Core Data stores an attribute of its type.
-    static func cell(_ value: JSONValue, as attribute: AttributeDescription, at location: RecordLocation) throws -> CoreDataCell {
+    static func cell(_ value: JSONValue, type: AttributeType, name: String, at location: RecordLocation) throws -> CoreDataCell {
         func wrong() -> CoreDataReadError {
-            CoreDataReadError(.badRecord("\(attribute.name) is a \(attribute.type.rawValue) attribute; the record holds a JSON \(value.kindName)"), at: location)
+            CoreDataReadError(.badRecord("\(name) is a \(type.rawValue) attribute; the record holds a JSON \(value.kindName)"), at: location)
         }
         if value.isNull { return .null }
-        switch attribute.type {
+        switch type {
         case .integer16, .integer32, .integer64:
             guard case .number(let number) = value, let integer = number.int64 else { throw wrong() }
-            guard attribute.type.integerRange?.contains(integer) ?? false else {
-                throw CoreDataReadError(.badRecord("\(integer) is outside \(attribute.type.rawValue)'s range"), at: location)
+            guard type.integerRange?.contains(integer) ?? false else {
+                throw CoreDataReadError(.badRecord("\(integer) is outside \(type.rawValue)'s range"), at: location)
             }
             return .integer(integer)
         case .boolean:
@@ -365,15 +287,15 @@ public struct CoreDataDumpLoader {
             }
             return .real(seconds)
         case .uuid:
-            guard let text = value.string, let uuid = UUID(uuidString: text) else { throw wrong() }
-            return .blob(withUnsafeBytes(of: uuid.uuid) { Data($0) })
+            guard var text = value.string, let bytes = text.withUTF8({ UUIDText.bytes($0) }) else { throw wrong() }
+            return .blob(Data(bytes))
         case .binary:
             guard let text = value.string, let bytes = Data(base64Encoded: text) else {
                 throw CoreDataReadError(.badRecord("binary is written back from base64 text only (external data references are not yet)"), at: location)
             }
             return .blob(bytes)
         default:
-            throw CoreDataReadError(.badRecord("\(attribute.type.rawValue) values are not written back yet"), at: location)
+            throw CoreDataReadError(.badRecord("\(type.rawValue) values are not written back yet"), at: location)
         }
     }
 }

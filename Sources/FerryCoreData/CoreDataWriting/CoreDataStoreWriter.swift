@@ -112,7 +112,7 @@ public final class CoreDataStoreWriter {
     }
 
     /// How objects of one entity with the same properties go in: made once, used for each object.
-    public struct Insertion {
+    public struct Insertion: Sendable {
         let entity: String
         let number: Int
         let table: String
@@ -235,6 +235,27 @@ public final class CoreDataStoreWriter {
 
     /// Keys stay below half of Int64's range, so that `Z_MAX` always leaves Core Data a next one.
     public static let highestKey = Int64.max / 2
+
+    /// Raises a table's highest key given out, for `Z_MAX`: rows inserted through
+    /// ``withConnection(_:)`` are not counted otherwise.
+    func noteHighestKey(_ key: Int64, inTable table: String) {
+        highestKeys[table] = max(highestKeys[table] ?? 0, key)
+    }
+
+    /// The destination an object's to-one holds as written so far: its `Z_PK`, and the number of
+    /// its entity where the table keeps one (`Z<n>_`); nil for no such object or to-one.
+    func destination(ofToOne relationship: String, of entityName: String, primaryKey: Int64) throws -> (primaryKey: Int64?, entity: Int64?)? {
+        guard let entity = model.entity(named: entityName), let table = layout.entityTables[entityName],
+              case .foreignKey(let column, let entityColumn) = layout.storage(ofRelationship: relationship, in: entity) else { return nil }
+        let sql = "SELECT \(column), \(entityColumn ?? "NULL") FROM \(table) WHERE Z_PK = ?"
+        do {
+            return try queue.writeWithoutTransaction { db in
+                try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [primaryKey]).map { ($0[0], $0[1]) }
+            }
+        } catch {
+            throw CoreDataWriteError(kind: .cannotWrite("\(error)"), file: path)
+        }
+    }
 
     /// Whether `entity` is `ancestor` or one of its sub-entities.
     public func isKind(_ entity: String, of ancestor: String) -> Bool {

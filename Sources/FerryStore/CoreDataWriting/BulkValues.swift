@@ -85,36 +85,7 @@ struct BulkValues {
         guard let argument = arguments?[0], sqlite3_value_type(argument) != SQLITE_NULL else { return sqlite3_result_null(context) }
         guard let text = sqlite3_value_text(argument) else { return sqlite3_result_null(context) }
         let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(argument)))
-        guard let uuid = uuidBytes(bytes) else { return sqlite3_result_error(context, "not a UUID", -1) }
+        guard let uuid = UUIDText.bytes(bytes) else { return sqlite3_result_error(context, "not a UUID", -1) }
         uuid.withUnsafeBufferPointer { sqlite3_result_blob(context, $0.baseAddress, 16, RowPlayer.transient) }
-    }
-
-    /// The 16 bytes of `XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX` in either case, as `UUID(uuidString:)` reads it.
-    static func uuidBytes(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        guard text.count == 36 else { return nil }
-        var bytes = [UInt8](repeating: 0, count: 16)
-        var index = 0
-        var high: UInt8?
-        for (position, character) in text.enumerated() {
-            if position == 8 || position == 13 || position == 18 || position == 23 {
-                guard character == UInt8(ascii: "-") else { return nil }
-                continue
-            }
-            let nibble: UInt8
-            switch character {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = character - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = character - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = character - UInt8(ascii: "A") + 10
-            default: return nil
-            }
-            if let first = high {
-                bytes[index] = first << 4 | nibble
-                index += 1
-                high = nil
-            } else {
-                high = nibble
-            }
-        }
-        return bytes
     }
 }
