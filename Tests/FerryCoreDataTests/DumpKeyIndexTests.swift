@@ -40,6 +40,17 @@ import Testing
         #expect(highest.map { [$0[0] as String, $0[1] as Int64] as [AnyHashable] } == [["Gallery", 4], ["Room", 6]])
     }
 
+    /// Text goes in whole, bound by its length: a NUL inside it does not end it.
+    @Test func textWithANulGoesInWhole() throws {
+        let directory = TemporaryDirectory()
+        _ = try directory.write(#"{"entity":"Room","id":"r1","pk":1,"values":{"label":"a\u0000b é"}}"# + "\n", to: "records/Room.ndjson")
+        let model = try ModelBundle(at: DumpLoadTests.galleryModel).currentModel()
+        let store = directory.url.appendingPathComponent("out.sqlite").path
+        _ = try CoreDataDumpLoader(model: model).load(from: directory.url.appendingPathComponent("records").path, to: store)
+        let stored = try DatabaseQueue(path: store).read { try Data.fetchOne($0, sql: "SELECT CAST(ZLABEL AS BLOB) FROM ZROOM") }
+        #expect(stored == Data("a\u{0}b é".utf8))
+    }
+
     @Test func onlyARecordsOwnEntityAndKeyNameIt() {
         func named(_ id: String, _ name: String, _ key: Int64) -> Bool {
             var id = id

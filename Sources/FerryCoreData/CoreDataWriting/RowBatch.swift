@@ -7,14 +7,7 @@ import GRDBSQLite
 /// `StatementArguments` boxed each value first: a sixth of `load`'s time), and the strings read
 /// are freed on the thread that made them.
 struct RowBatch: Sendable {
-    enum Value: Sendable {
-        case null
-        case integer(Int64)
-        case real(Double)
-        /// Bytes of ``RowBatch/bytes``.
-        case text(start: Int, count: Int)
-        case blob(start: Int, count: Int)
-    }
+    typealias Value = BoundValue
 
     struct Row: Sendable {
         /// The statement the row goes in by, and the record's entry in the dump's index.
@@ -86,7 +79,7 @@ struct RowBatchPlayer {
                 defer { start = row.end }
                 if prepared[row.statement] == nil { prepared[row.statement] = try db.makeStatement(sql: sql[row.statement]) }
                 guard let statement = prepared[row.statement]?.sqliteStatement else { continue }
-                var code = Self.bind(batch.values[start..<row.end], from: bytes, to: statement)
+                var code = BoundValue.bind(batch.values[start..<row.end], from: bytes, to: statement)
                 if code == SQLITE_OK { code = sqlite3_step(statement) }
                 // Reset while the bytes are still bound; the next row binds every column anew.
                 sqlite3_reset(statement)
@@ -95,35 +88,5 @@ struct RowBatchPlayer {
                 }
             }
         }
-    }
-
-    /// SQLite's `SQLITE_TRANSIENT`: it copies the bytes bound before the call returns.
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-
-    /// - Returns: the first code that is not `SQLITE_OK`.
-    private static func bind(_ values: ArraySlice<RowBatch.Value>, from bytes: UnsafeBufferPointer<UInt8>, to statement: SQLiteStatement) -> Int32 {
-        var index: Int32 = 0
-        for value in values {
-            index += 1
-            let code: Int32
-            switch value {
-            case .null: code = sqlite3_bind_null(statement, index)
-            case .integer(let integer): code = sqlite3_bind_int64(statement, index, integer)
-            case .real(let real): code = sqlite3_bind_double(statement, index, real)
-            case .text(let start, let count):
-                // A zero-length value needs a pointer that is not NULL, or SQLite stores NULL.
-                code = count == 0
-                    ? sqlite3_bind_text(statement, index, "", 0, transient)
-                    : bytes.baseAddress!.advanced(by: start).withMemoryRebound(to: CChar.self, capacity: count) {
-                        sqlite3_bind_text(statement, index, $0, Int32(count), nil)
-                    }
-            case .blob(let start, let count):
-                code = count == 0
-                    ? sqlite3_bind_zeroblob(statement, index, 0)
-                    : sqlite3_bind_blob(statement, index, bytes.baseAddress!.advanced(by: start), Int32(count), nil)
-            }
-            if code != SQLITE_OK { return code }
-        }
-        return SQLITE_OK
     }
 }

@@ -1,4 +1,5 @@
 import FerryCanonical
+import FerryCoreData
 import FerryJSON
 import Foundation
 import GRDB
@@ -9,14 +10,7 @@ import GRDBSQLite
 /// checks); playing it is SQLite's. Apart, the two can run on two threads: a conversion into a
 /// new store takes its logs' rows on one while the store's thread plays the batch before.
 struct RowTape {
-    enum Value {
-        case null
-        case integer(Int64)
-        case real(Double)
-        /// Bytes of ``RowTape/bytes``.
-        case text(start: Int, count: Int)
-        case blob(start: Int, count: Int)
-    }
+    typealias Value = BoundValue
 
     struct Row {
         let shape: UpsertShape
@@ -94,7 +88,7 @@ struct RowPlayer {
     private(set) var failedRecord: SourceRef?
 
     /// SQLite's `SQLITE_TRANSIENT`: it copies the bytes bound before the call returns.
-    static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    static let transient = BoundValue.transient
 
     /// Runs every row of `tape` in order and empties it.
     /// - Throws: `DatabaseError` naming the table and SQLite's message (a constraint, a full
@@ -109,7 +103,7 @@ struct RowPlayer {
                 let statement = try statement(row.shape, db: db)
                 var code = row.violation == nil ? SQLITE_OK : SQLITE_CONSTRAINT
                 if code == SQLITE_OK {
-                    code = Self.bind(tape.values[start..<row.end], from: bytes, to: statement)
+                    code = BoundValue.bind(tape.values[start..<row.end], from: bytes, to: statement)
                 }
                 if code == SQLITE_OK { code = sqlite3_step(statement) }
                 // Reset while the bytes are still bound; the next row binds every column anew.
@@ -128,33 +122,5 @@ struct RowPlayer {
         let statement = try db.makeStatement(sql: shape.sql)
         prepared[ObjectIdentifier(shape)] = statement
         return statement.sqliteStatement
-    }
-
-    /// - Returns: the first code that is not `SQLITE_OK`.
-    private static func bind(_ values: ArraySlice<RowTape.Value>, from bytes: UnsafeBufferPointer<UInt8>,
-                             to statement: SQLiteStatement) -> Int32 {
-        var index: Int32 = 0
-        for value in values {
-            index += 1
-            let code: Int32
-            switch value {
-            case .null: code = sqlite3_bind_null(statement, index)
-            case .integer(let integer): code = sqlite3_bind_int64(statement, index, integer)
-            case .real(let real): code = sqlite3_bind_double(statement, index, real)
-            case .text(let start, let count):
-                // A zero-length value needs a pointer that is not NULL, or SQLite stores NULL.
-                code = count == 0
-                    ? sqlite3_bind_text(statement, index, "", 0, transient)
-                    : bytes.baseAddress!.advanced(by: start).withMemoryRebound(to: CChar.self, capacity: count) {
-                        sqlite3_bind_text(statement, index, $0, Int32(count), nil)
-                    }
-            case .blob(let start, let count):
-                code = count == 0
-                    ? sqlite3_bind_zeroblob(statement, index, 0)
-                    : sqlite3_bind_blob(statement, index, bytes.baseAddress!.advanced(by: start), Int32(count), nil)
-            }
-            if code != SQLITE_OK { return code }
-        }
-        return SQLITE_OK
     }
 }
