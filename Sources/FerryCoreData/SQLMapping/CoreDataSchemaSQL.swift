@@ -77,7 +77,7 @@ public struct CoreDataSchemaSQL: Sendable {
             }
             for entity in members {
                 if named {
-                    entityIndexes += modelIndexes(of: entity, table: root.name, layout: layout)
+                    entityIndexes += modelIndexes(of: entity, table: root.name, layout: layout, model: model)
                 } else {
                     for compound in entity.compoundIndexes {
                         let columns = compound.compactMap { Self.column(of: $0, in: entity, layout: layout) }
@@ -103,7 +103,7 @@ public struct CoreDataSchemaSQL: Sendable {
 
     /// `Z_<Entity>_<name>` indexes of framework 800 and later: indexed attributes, compound
     /// indexes, fetch indexes, and uniqueness constraints (`UNIQUE`).
-    private mutating func modelIndexes(of entity: EntityDescription, table: String, layout: CoreDataSQLLayout) -> [Statement] {
+    private mutating func modelIndexes(of entity: EntityDescription, table: String, layout: CoreDataSQLLayout, model: DataModel) -> [Statement] {
         var result: [Statement] = []
         func add(_ suffix: String, _ properties: [(name: String, descending: Bool)], unique: Bool = false) {
             let columns = properties.compactMap { property in
@@ -115,9 +115,19 @@ public struct CoreDataSchemaSQL: Sendable {
             }
             result.append(Self.modelIndex("Z_\(entity.name)_\(suffix)", on: table, columns, unique: unique))
         }
-        for attribute in entity.attributes where attribute.isIndexed { add(attribute.name, [(attribute.name, false)]) }
-        for compound in entity.compoundIndexes { add(compound.joined(separator: "_"), compound.map { ($0, false) }) }
+        // A compiled model keeps an attribute's indexed flag and a compound index beside the fetch
+        // index Xcode converted each to; Core Data makes the fetch index alone (none of the 101
+        // compound indexes beside fetch indexes in the Photos libraries' caches is in their stores).
+        // XML models hold one form or the other.
+        if entity.fetchIndexes.isEmpty {
+            for attribute in entity.attributes where attribute.isIndexed { add(attribute.name, [(attribute.name, false)]) }
+            for compound in entity.compoundIndexes { add(compound.joined(separator: "_"), compound.map { ($0, false) }) }
+        }
+        let toManys = Set(model.allRelationships(of: entity).filter(\.isToMany).map(\.name))
         for index in entity.fetchIndexes {
+            // A to-many has no column: Core Data makes no index of it (22 and 35 such fetch
+            // indexes in the Photos libraries' caches), and a model holding one is a model it opens.
+            if index.elements.contains(where: { $0.property.map(toManys.contains) ?? false }) { continue }
             guard index.elements.allSatisfy({ $0.type == "Binary" && $0.property != nil }) else {
                 notWritten.append("\(entity.name): fetch index \(index.name) is an R-tree or indexes an expression")
                 continue
