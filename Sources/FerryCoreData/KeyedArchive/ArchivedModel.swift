@@ -195,7 +195,48 @@ private struct Reader {
                 order: archive.field("NSAscending", of: element)?.bool == false ? "descending" : "ascending",
                 otherAttributes: [:])
         }
-        return FetchIndexDescription(name: string("NSIndexName", of: reference) ?? "", elements: elements, line: 0)
+        return FetchIndexDescription(name: string("NSIndexName", of: reference) ?? "", elements: elements, line: 0,
+                                     partialIndexPredicate: archive.field("NSPartialIndexPredicate", of: reference).flatMap(indexPredicate))
+    }
+
+    /// An `NSPredicate` of a partial index: an `NSComparisonPredicate` of a key path and a
+    /// constant, or an `NSCompoundPredicate` (AND, OR) of such; nil for any other.
+    func indexPredicate(_ reference: PropertyListValue) -> IndexPredicate? {
+        switch archive.className(of: reference) {
+        case "NSCompoundPredicate":
+            let parts = (archive.field("NSSubpredicates", of: reference).flatMap(archive.collectionElements) ?? []).map(indexPredicate)
+            guard !parts.isEmpty, parts.allSatisfy({ $0 != nil }) else { return nil }
+            switch archive.field("NSCompoundPredicateType", of: reference)?.integer {
+            case 1: return .and(parts.compactMap { $0 })
+            case 2: return .or(parts.compactMap { $0 })
+            default: return nil   // NOT: no store shows its SQL
+            }
+        case "NSComparisonPredicate":
+            guard let left = archive.field("NSLeftExpression", of: reference), archive.field("NSExpressionType", of: left)?.integer == 3,
+                  let argument = archive.field("NSArguments", of: left).flatMap(archive.collectionElements)?.first,
+                  // An NSKeyPathSpecifierExpression: the key path is its NSKeyPath.
+                  let property = archive.field("NSKeyPath", of: argument).flatMap(text) ?? text(archive.resolve(argument)),
+                  let right = archive.field("NSRightExpression", of: reference), archive.field("NSExpressionType", of: right)?.integer == 0,
+                  let value = constant(right),
+                  let operatorType = archive.field("NSPredicateOperator", of: reference).flatMap({ archive.field("NSOperatorType", of: $0)?.integer }),
+                  let comparison = IndexPredicate.Comparison(rawValue: Int(operatorType)),
+                  archive.field("NSPredicateOperator", of: reference).flatMap({ archive.field("NSModifier", of: $0)?.integer }) ?? 0 == 0 else { return nil }
+            return .compare(property: property, comparison, value)
+        default:
+            return nil
+        }
+    }
+
+    /// The value of an `NSConstantValueExpression` (none is nil).
+    private func constant(_ expression: PropertyListValue) -> IndexPredicate.Constant? {
+        guard let value = archive.field("NSConstantValue", of: expression) else { return .null }
+        switch value {
+        case .null: return .null
+        case .bool(let flag): return .integer(flag ? 1 : 0)
+        case .integer(let integer): return .integer(integer)
+        case .real(let real): return .real(real)
+        default: return text(value).map(IndexPredicate.Constant.text)
+        }
     }
 
     /// Arrays of arrays whose members are property names or property descriptions.

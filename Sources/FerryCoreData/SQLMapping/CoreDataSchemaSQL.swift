@@ -105,7 +105,7 @@ public struct CoreDataSchemaSQL: Sendable {
     /// indexes, fetch indexes, and uniqueness constraints (`UNIQUE`).
     private mutating func modelIndexes(of entity: EntityDescription, table: String, layout: CoreDataSQLLayout, model: DataModel) -> [Statement] {
         var result: [Statement] = []
-        func add(_ suffix: String, _ properties: [(name: String, descending: Bool)], unique: Bool = false) {
+        func add(_ suffix: String, _ properties: [(name: String, descending: Bool)], unique: Bool = false, where predicate: IndexPredicate? = nil) {
             let columns = properties.compactMap { property in
                 Self.column(of: property.name, in: entity, layout: layout).map { "\($0) COLLATE BINARY \(property.descending ? "DESC" : "ASC")" }
             }
@@ -113,7 +113,15 @@ public struct CoreDataSchemaSQL: Sendable {
                 notWritten.append("\(entity.name): index \(suffix) names a property with no column")
                 return
             }
-            result.append(Self.modelIndex("Z_\(entity.name)_\(suffix)", on: table, columns, unique: unique))
+            var statement = Self.modelIndex("Z_\(entity.name)_\(suffix)", on: table, columns, unique: unique)
+            if let predicate {
+                guard let condition = Self.condition(predicate, in: entity, layout: layout) else {
+                    notWritten.append("\(entity.name): partial index \(suffix)'s condition names a property with no column")
+                    return
+                }
+                statement.sql += " WHERE " + condition
+            }
+            result.append(statement)
         }
         // A compiled model keeps an attribute's indexed flag and a compound index beside the fetch
         // index Xcode converted each to; Core Data makes the fetch index alone (none of the 101
@@ -137,7 +145,7 @@ public struct CoreDataSchemaSQL: Sendable {
                 notWritten.append("\(entity.name): fetch index \(index.name) is an R-tree or indexes an expression")
                 continue
             }
-            add(index.name, index.elements.map { ($0.property ?? "", $0.order == "descending") })
+            add(index.name, index.elements.map { ($0.property ?? "", $0.order == "descending") }, where: index.partialIndexPredicate)
         }
         for constraint in entity.uniquenessConstraints { add("UNIQUE_" + constraint.joined(separator: "_"), constraint.map { ($0, false) }, unique: true) }
         return result
@@ -188,6 +196,39 @@ public struct CoreDataSchemaSQL: Sendable {
     private static func keyIndex(_ table: String, _ columns: [String]) -> Statement {
         let name = "\(table)_\(columns[0])_INDEX"
         return Statement(kind: .index, name: name, table: table, sql: "CREATE INDEX \(name) ON \(table) (\(columns.joined(separator: ", ")))")
+    }
+
+    /// A partial index's condition as Core Data writes it: `ZCOL = 1`, `ZCOL <> 0`, `ZCOL IS NOT
+    /// NULL`; AND and OR in parentheses, even outermost (`(ZA = 2 OR ZA = 4)`). Nil when a
+    /// property has no column.
+    private static func condition(_ predicate: IndexPredicate, in entity: EntityDescription, layout: CoreDataSQLLayout) -> String? {
+        switch predicate {
+        case .compare(let property, let comparison, let value):
+            guard let column = column(of: property, in: entity, layout: layout) else { return nil }
+            let symbol: String
+            switch comparison {
+            case .lessThan: symbol = "<"
+            case .lessThanOrEqual: symbol = "<="
+            case .greaterThan: symbol = ">"
+            case .greaterThanOrEqual: symbol = ">="
+            case .equal: symbol = "="
+            case .notEqual: symbol = "<>"
+            }
+            switch value {
+            case .null:
+                guard comparison == .equal || comparison == .notEqual else { return nil }
+                return "\(column) IS \(comparison == .equal ? "" : "NOT ")NULL"
+            case .integer(let integer): return "\(column) \(symbol) \(integer)"
+            case .real(let real): return "\(column) \(symbol) \(real)"
+            case .text(let text): return "\(column) \(symbol) '\(text.replacingOccurrences(of: "'", with: "''"))'"
+            }
+        case .and(let parts), .or(let parts):
+            let joiner: String
+            if case .and = predicate { joiner = " AND " } else { joiner = " OR " }
+            let conditions = parts.map { condition($0, in: entity, layout: layout) }
+            guard conditions.allSatisfy({ $0 != nil }) else { return nil }
+            return "(" + conditions.compactMap { $0 }.joined(separator: joiner) + ")"
+        }
     }
 
     private static func modelIndex(_ name: String, on table: String, _ columns: [String], unique: Bool = false) -> Statement {

@@ -24,13 +24,16 @@ public struct FetchIndexDescription: Sendable, Hashable, Encodable {
     public var name: String
     public var elements: [Element]
     public var line: Int
+    /// A partial index's condition; only compiled models hold one.
+    public var partialIndexPredicate: IndexPredicate?
 
     enum CodingKeys: String, CodingKey { case name, elements }
 
-    public init(name: String, elements: [Element], line: Int = 0) {
+    public init(name: String, elements: [Element], line: Int = 0, partialIndexPredicate: IndexPredicate? = nil) {
         self.name = name
         self.elements = elements
         self.line = line
+        self.partialIndexPredicate = partialIndexPredicate
     }
 
     /// The properties the index names, in order.
