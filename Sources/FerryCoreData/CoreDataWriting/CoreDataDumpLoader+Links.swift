@@ -7,22 +7,18 @@ extension CoreDataDumpLoader {
     /// with none are not read), once the rows they link are all in.
     func linkRecords(in files: [String], indexed: IndexedRecords, written: WrittenRows, into writer: CoreDataStoreWriter) throws {
         // By destination (abstract ones too): which records' entities may be one.
-        let kinds = Dictionary(model.entities.map { destination in
-            (destination.name, indexed.index.entityNames.map { writer.isKind($0, of: destination.name) })
-        }, uniquingKeysWith: { a, _ in a })
+        let kinds = Dictionary(model.entities.map { ($0.name, Self.kinds(leadingTo: $0.name, index: indexed.index, writer: writer)) },
+                               uniquingKeysWith: { a, _ in a })
         var reader = JSONDocumentReader()
         var noInverseOwners: [String: String] = [:]
-        for (number, file) in files.enumerated() where indexed.files[number].contains(where: written.lists) {
+        for (number, file) in files.enumerated() where indexed.files[number].contains(where: { written.listing[$0] }) {
             var entry = indexed.files[number].lowerBound
             try forEachRecord(in: file) { bytes, line in
                 defer { entry += 1 }
-                guard written.lists(entry) else { return }
+                guard written.listing[entry] else { return }
                 let record = try record(bytes, at: RecordLocation(file: file, record: line), reader: &reader)
-                let place = indexed.index.entries[entry]
-                guard Int(place.line) == line, indexed.index.entityNames[Int(place.entity)] == record.entity.name else {
-                    throw CoreDataReadError(.badRecord("the file changed while it was read"), at: record.location)
-                }
-                try link(record, key: indexed.index.entries[entry].primaryKey, into: writer, index: indexed.index, kinds: kinds,
+                let place = try indexed.place(of: record, entry: entry, file: number, line: line)
+                try link(record, key: place.primaryKey, into: writer, index: indexed.index, kinds: kinds,
                          joinLists: written.joinLists, noInverseOwners: &noInverseOwners)
             }
         }

@@ -65,11 +65,14 @@ extension CoreDataDumpLoader {
     /// What the second pass leaves for the third.
     struct WrittenRows: Sendable {
         /// By entry index: whether the record lists objects in a to-many.
-        var listing: [UInt64]
+        var listing: EntryFlags
         /// The lists of to-manys kept in join tables, by record id and relationship.
         var joinLists: [String: [String: JoinListing]] = [:]
+    }
 
-        func lists(_ entry: Int) -> Bool { listing[entry / 64] & (1 << UInt64(entry % 64)) != 0 }
+    /// Which records' entities may be the destination of a relationship leading to `destination`, by entity index.
+    static func kinds(leadingTo destination: String?, index: DumpKeyIndex, writer: CoreDataStoreWriter) -> [Bool] {
+        index.entityNames.map { writer.isKind($0, of: destination ?? "") }
     }
 
     private func plans(for index: DumpKeyIndex, writer: CoreDataStoreWriter) throws -> [RowPlan] {
@@ -87,7 +90,7 @@ extension CoreDataDumpLoader {
             for relationship in model.allRelationships(of: entity) where members[relationship.name] == nil {
                 switch writer.layout.storage(ofRelationship: relationship.name, in: entity) {
                 case .foreignKey(_, let entityColumn) where !relationship.isToMany:
-                    let kinds = index.entityNames.map { writer.isKind($0, of: relationship.destinationEntity ?? "") }
+                    let kinds = Self.kinds(leadingTo: relationship.destinationEntity, index: index, writer: writer)
                     members[relationship.name] = RowPlan.Member(.toOne, name: relationship.name, slot: slot, entityColumn: entityColumn != nil, kinds: kinds,
                                                                 destination: relationship.destinationEntity ?? "nothing")
                     slot += entityColumn != nil ? 2 : 1
@@ -121,7 +124,7 @@ extension CoreDataDumpLoader {
         // JSON nests as deep as the reader allows.
         thread.stackSize = 16 << 20
         thread.start()
-        var written = WrittenRows(listing: [UInt64](repeating: 0, count: indexed.index.entries.count / 64 + 1))
+        var written = WrittenRows(listing: EntryFlags(count: indexed.index.entries.count))
         var writeError: Error?
         var player = RowBatchPlayer(sql: plans.map(\.insertion.sql))
         var rows = RowBatch()
@@ -134,7 +137,7 @@ extension CoreDataDumpLoader {
                     let lists = try add(read.record, key: place.primaryKey, entry: read.entry, plan: plans[entity], order: &orders[entity],
                                         statement: entity, to: &rows, index: indexed.index, numbers: numbers, lossless: lossless,
                                         joinLists: &written.joinLists)
-                    if lists { written.listing[read.entry / 64] |= 1 << UInt64(read.entry % 64) }
+                    if lists { written.listing.set(read.entry) }
                 }
                 do {
                     try writer.withConnection { db in try player.play(rows, db: db) }
@@ -155,12 +158,7 @@ extension CoreDataDumpLoader {
         let read = handOver.waitForReading()
         if let writeError { throw writeError }
         try read.get()
-        var highest: [String: Int64] = [:]
-        for entry in indexed.index.entries {
-            let table = plans[Int(entry.entity)].insertion.table
-            highest[table] = max(highest[table] ?? 0, entry.primaryKey)
-        }
-        for (table, key) in highest { writer.noteHighestKey(key, inTable: table) }
+        for (entity, plan) in plans.enumerated() { writer.noteHighestKey(indexed.index.highestKey(ofEntity: entity), inTable: plan.insertion.table) }
         return written
     }
 
@@ -172,11 +170,7 @@ extension CoreDataDumpLoader {
             var entry = indexed.files[number].lowerBound
             try forEachRecord(in: file) { bytes, line in
                 let record = try record(bytes, at: RecordLocation(file: file, record: line), reader: &reader)
-                let place = entry < indexed.files[number].upperBound ? indexed.index.entries[entry] : nil
-                guard let place, Int(place.line) == line, indexed.index.entityNames[Int(place.entity)] == record.entity.name,
-                      record.primaryKey.map({ $0 == place.primaryKey }) ?? true else {
-                    throw CoreDataReadError(.badRecord("the file changed while it was read"), at: record.location)
-                }
+                _ = try indexed.place(of: record, entry: entry, file: number, line: line)
                 batch.append(ReadRecord(record: record, entry: entry))
                 entry += 1
                 if batch.count == 1024 { try handOver.hand(&batch) }

@@ -128,6 +128,16 @@ public struct CoreDataDumpLoader: Sendable {
         /// Each file's records, as entry indexes.
         var files: [Range<Int>]
         var counts: [Int]
+
+        /// The entry a record read again is, checked against what the first pass read there.
+        /// - Throws: when the file no longer holds that record there.
+        func place(of record: Record, entry: Int, file: Int, line: Int) throws -> DumpKeyIndex.Entry {
+            guard files[file].contains(entry), case let place = index.entries[entry], Int(place.line) == line,
+                  index.entityNames[Int(place.entity)] == record.entity.name, record.primaryKey.map({ $0 == place.primaryKey }) ?? true else {
+                throw CoreDataReadError(.badRecord("the file changed while it was read"), at: record.location)
+            }
+            return place
+        }
     }
 
     /// The first pass: each record's entity, id and pk, most read without their values.

@@ -33,7 +33,7 @@ struct DumpKeyIndex: Sendable {
     /// Ids that are upper-case UUIDs: their 16 bytes and entry, sorted by the bytes once sealed.
     private var uuidIDs: [(high: UInt64, low: UInt64, entry: UInt32)] = []
     /// Per entry: whether its id is `<Entity>/p<pk>` of its own entity and pk.
-    private var namedByKey: [UInt64] = []
+    private var namedByKey = EntryFlags()
     /// Where each bucket of the sorted UUIDs starts, by their first ``uuidBucketBits`` bits: about
     /// one UUID a bucket.
     private var uuidBuckets: [UInt32] = [0, 0]
@@ -44,6 +44,8 @@ struct DumpKeyIndex: Sendable {
     private var textClash: Clash?
     /// Entries that have their own pk, sorted by table and pk once sealed.
     private var byKey: [UInt32] = []
+    /// Each table's highest key, by table number, once sealed.
+    private var highestKeys: [Int64] = []
     private(set) var isSealed = false
 
     /// - Parameter entities: the concrete entities and the table each is stored in.
@@ -62,15 +64,19 @@ struct DumpKeyIndex: Sendable {
 
     func entityIndex(_ name: String) -> UInt16? { entityIndexes[name] }
 
+    /// The highest key of the table an entity is stored in (0 for none), once sealed.
+    func highestKey(ofEntity entity: Int) -> Int64 {
+        highestKeys.isEmpty ? 0 : highestKeys[Int(tables[entity])]
+    }
+
     /// Adds a record. Its id's bytes are read here only.
     mutating func add(entity: UInt16, id: UnsafeBufferPointer<UInt8>, primaryKey: Int64?, file: Int, line: Int) {
         precondition(!isSealed, "a sealed index takes no more records")
         let index = UInt32(entries.count)
         entries.append(Entry(primaryKey: primaryKey ?? 0, entity: entity, file: UInt16(clamping: file), line: UInt32(clamping: line)))
-        if entries.count > namedByKey.count * 64 { namedByKey.append(0) }
         if primaryKey != nil { byKey.append(index) }
         if let pk = primaryKey, Self.isName(id, of: entityNames[Int(entity)], key: pk) {
-            namedByKey[Int(index) / 64] |= 1 << UInt64(index % 64)
+            namedByKey.set(Int(index))
         } else if let uuid = Self.upperCaseUUID(id) {
             uuidIDs.append((uuid.high, uuid.low, index))
         } else {
@@ -129,6 +135,7 @@ struct DumpKeyIndex: Sendable {
             entries[index].primaryKey = next[table]
             next[table] += 1
         }
+        highestKeys = next.map { $0 - 1 }
         // A record that clashes twice is named for its id first, as it is checked first.
         return clashes.min { ($0.second, $0.kind == .id ? 0 : 1, $0.first) < ($1.second, $1.kind == .id ? 0 : 1, $1.first) }
     }
@@ -139,9 +146,7 @@ struct DumpKeyIndex: Sendable {
         return entry(uuid: id) ?? entry(namedByKey: id)
     }
 
-    private func isNamedByKey(_ index: Int) -> Bool {
-        namedByKey[index / 64] & (1 << UInt64(index % 64)) != 0
-    }
+    private func isNamedByKey(_ index: Int) -> Bool { namedByKey[index] }
 
     private func entry(uuid id: String) -> Int? {
         var id = id
@@ -163,8 +168,11 @@ struct DumpKeyIndex: Sendable {
 
     /// The record an id `<Entity>/p<pk>` names, when that is its own entity, pk and id.
     private func entry(namedByKey id: String) -> Int? {
-        guard let marker = id.range(of: "/p", options: .backwards), let entity = entityIndexes[String(id[..<marker.lowerBound])],
-              let pk = Int64(id[marker.upperBound...]), String(pk) == id[marker.upperBound...] else { return nil }
+        var id = id
+        guard let (entity, pk) = id.withUTF8({ bytes -> (UInt16, Int64)? in
+            guard let (name, key) = Self.nameAndKey(bytes), let entity = entityIndexes[String(decoding: name, as: UTF8.self)] else { return nil }
+            return (entity, key)
+        }) else { return nil }
         let table = tables[Int(entity)]
         var (low, high) = (0, byKey.count)
         while low < high {
@@ -183,23 +191,26 @@ struct DumpKeyIndex: Sendable {
         return nil
     }
 
-    /// Whether `id` is `<name>/p<key>`, the key in decimal without leading zeros.
+    /// Whether `id` is `<name>/p<key>`.
     static func isName(_ id: UnsafeBufferPointer<UInt8>, of name: String, key: Int64) -> Bool {
+        guard let (named, value) = nameAndKey(id), value == key else { return false }
         var name = name
-        return name.withUTF8 { name -> Bool in
-            guard id.count > name.count + 2, key > 0, id.starts(with: name),
-                  id[name.count] == UInt8(ascii: "/"), id[name.count + 1] == UInt8(ascii: "p") else { return false }
-            var value: Int64 = 0
-            let digits = id[(name.count + 2)...]
-            guard digits.first != UInt8(ascii: "0"), digits.count <= 19 else { return false }
-            for byte in digits {
-                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return false }
-                let (times, overflow) = value.multipliedReportingOverflow(by: 10)
-                guard !overflow else { return false }
-                value = times &+ Int64(byte - UInt8(ascii: "0"))
-            }
-            return value == key
+        return name.withUTF8 { named.elementsEqual($0) }
+    }
+
+    /// The parts of an id `<name>/p<key>`, the key in decimal from 1, without leading zeros.
+    static func nameAndKey(_ id: UnsafeBufferPointer<UInt8>) -> (name: Slice<UnsafeBufferPointer<UInt8>>, key: Int64)? {
+        guard let slash = id.lastIndex(of: UInt8(ascii: "/")), slash > 0, slash + 2 < id.count, id[slash + 1] == UInt8(ascii: "p"),
+              id[slash + 2] != UInt8(ascii: "0") else { return nil }
+        var value: Int64 = 0
+        for byte in id[(slash + 2)...] {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (sum, carry) = times.addingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
+            guard !overflow, !carry else { return nil }
+            value = sum
         }
+        return (id[..<slash], value)
     }
 
     /// A UUID written as `ferry dump` (and Foundation) write one, in upper case; any other

@@ -218,9 +218,9 @@ private struct Reader {
                   let property = archive.field("NSKeyPath", of: argument).flatMap(text) ?? text(archive.resolve(argument)),
                   let right = archive.field("NSRightExpression", of: reference), archive.field("NSExpressionType", of: right)?.integer == 0,
                   let value = constant(right),
-                  let operatorType = archive.field("NSPredicateOperator", of: reference).flatMap({ archive.field("NSOperatorType", of: $0)?.integer }),
-                  let comparison = IndexPredicate.Comparison(rawValue: Int(operatorType)),
-                  archive.field("NSPredicateOperator", of: reference).flatMap({ archive.field("NSModifier", of: $0)?.integer }) ?? 0 == 0 else { return nil }
+                  let operation = archive.field("NSPredicateOperator", of: reference),
+                  let comparison = archive.field("NSOperatorType", of: operation)?.integer.flatMap({ IndexPredicate.Comparison(rawValue: Int($0)) }),
+                  (archive.field("NSModifier", of: operation)?.integer ?? 0) == 0 else { return nil }
             return .compare(property: property, comparison, value)
         default:
             return nil

@@ -116,7 +116,7 @@ public struct CoreDataSchemaSQL: Sendable {
             var statement = Self.modelIndex("Z_\(entity.name)_\(suffix)", on: table, columns, unique: unique)
             if let predicate {
                 guard let condition = Self.condition(predicate, in: entity, layout: layout) else {
-                    notWritten.append("\(entity.name): partial index \(suffix)'s condition names a property with no column")
+                    notWritten.append("\(entity.name): partial index \(suffix)'s condition names a property with no column or compares nil by order")
                     return
                 }
                 statement.sql += " WHERE " + condition
@@ -200,7 +200,7 @@ public struct CoreDataSchemaSQL: Sendable {
 
     /// A partial index's condition as Core Data writes it: `ZCOL = 1`, `ZCOL <> 0`, `ZCOL IS NOT
     /// NULL`; AND and OR in parentheses, even outermost (`(ZA = 2 OR ZA = 4)`). Nil when a
-    /// property has no column.
+    /// property has no column, or nil is compared by order.
     private static func condition(_ predicate: IndexPredicate, in entity: EntityDescription, layout: CoreDataSQLLayout) -> String? {
         switch predicate {
         case .compare(let property, let comparison, let value):

@@ -17,12 +17,4 @@ public indirect enum IndexPredicate: Sendable, Hashable {
     case compare(property: String, Comparison, Constant)
     case and([IndexPredicate])
     case or([IndexPredicate])
-
-    /// The properties it names.
-    public var propertyNames: [String] {
-        switch self {
-        case .compare(let property, _, _): return [property]
-        case .and(let parts), .or(let parts): return parts.flatMap(\.propertyNames)
-        }
-    }
 }

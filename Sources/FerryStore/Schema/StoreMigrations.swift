@@ -26,14 +26,22 @@ enum StoreMigrations {
         // store it refused to migrate could never be converted into again.
         migrator.registerMigration("v4-recipe-keys") { db in
             let counter = try RecordDigests.counterKeepingThemTrusted(db)
-            try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
-            defer { try? db.execute(sql: "PRAGMA ignore_check_constraints = OFF") }
-            try db.execute(sql: v4)
+            try ignoringChecks(db) { try db.execute(sql: v4) }
             // Untrusted, the stamp goes, as a session's beginning takes it away.
             try RecordDigests.stamp(db, counter: counter)
             try db.execute(sql: "PRAGMA user_version = 4")
         }
         return migrator
+    }
+
+    /// Runs `body` without evaluating CHECKs, and turns them on again: the connection goes on
+    /// writing, so failing to is the migration's error (the body's, when both fail).
+    private static func ignoringChecks(_ db: Database, _ body: () throws -> Void) throws {
+        try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
+        var failure: Error?
+        do { try body() } catch { failure = error }
+        do { try db.execute(sql: "PRAGMA ignore_check_constraints = OFF") } catch { failure = failure ?? error }
+        if let failure { throw failure }
     }
 
     /// Upper-case UUID text: 36 characters, hyphens at 9, 14, 19, 24, no lower-case letters.
