@@ -154,6 +154,12 @@ import Testing
                 let result = try run(arguments(item.target), in: item, signal: signal, after: delay)
                 let note = "\(name) after \(delay) s, signal \(signal)"
                 if result.status == 0 { continue }  // finished before the signal came
+                if result.stderr.contains(") after ") {
+                    // The signal came after the output was published: the run's work stands, the
+                    // backup of what it replaced with it, and nothing else is left.
+                    try expectPublishedWhole(item, result.stderr, note: note)
+                    continue
+                }
                 interrupted += 1
                 #expect(result.status == status, "\(note): \(result.stderr.suffix(400))")
                 #expect(result.stderr.contains("interrupted"), "\(note): \(result.stderr.suffix(400))")
@@ -164,6 +170,19 @@ import Testing
             }
         }
         return interrupted
+    }
+
+    /// A run signalled after it renamed its output into place: it names the output, which is
+    /// there; beside it only the backups folder may be new, and the temp folder is empty.
+    func expectPublishedWhole(_ item: Case, _ stderr: String, note: String) throws {
+        #expect(stderr.contains("after \(item.target) was written"), "\(note): \(stderr.suffix(400))")
+        let after = try contents(of: item.folder)
+        let target = (item.target as NSString).lastPathComponent
+        #expect(after[target].map { !$0.isEmpty } == true, "\(note): the output is missing or empty")
+        let added = Set(after.keys).subtracting(item.before.keys)
+        #expect(added.allSatisfy { $0.hasPrefix(target + ".backups") }, "\(note): the folder holds \(after.keys.sorted())")
+        #expect(Set(item.before.keys).isSubset(of: after.keys), "\(note): the folder holds \(after.keys.sorted())")
+        #expect(StoreFixtures.listing(item.temporary).isEmpty, "\(note): the temp folder holds \(StoreFixtures.listing(item.temporary))")
     }
 
     /// Kills the command, then runs it again to the end: the second run removes and names what
