@@ -123,6 +123,35 @@ import Testing
         }
     }
 
+    /// A log's snapshot is looked for at the log's own rowid first: where the two do not line
+    /// up (a store whose snapshots were written in another order), each log still gets its own
+    /// snapshot, in bulk and row by row.
+    @Test func oneToOnesFindTheirRowWhereRowidsDoNotLineUp() throws {
+        let canonical = directory.url.appendingPathComponent("shifted.ferry").path
+        _ = try ConversionJob(inputs: [TestPaths.samples.appendingPathComponent("brewguide").path], store: canonical,
+                              options: ConversionOptions(openArchive: ArchiveReader.opener)).run()
+        let expected = try DatabaseQueue(path: canonical).write { db -> [String: String] in
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM log l JOIN log_snapshot s ON s.log_id = l.id AND s.rowid = l.rowid") ?? 0 > 2)
+            // Every other snapshot moves away from its log's rowid.
+            try db.execute(sql: "UPDATE log_snapshot SET rowid = rowid + 1000 WHERE rowid % 2 = 0")
+            return Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT l.id, s.source_type || '/' || coalesce(s.title, '') FROM log l JOIN log_snapshot s ON s.log_id = l.id")
+                .map { ($0[0] as String, $0[1] as String) })
+        }
+        #expect(expected.count > 4)
+        for bulk in [true, false] {
+            var writer = try CanonicalCoreDataWriter(canonicalStore: canonical)
+            writer.movesRowsInBulk = bulk
+            let path = directory.url.appendingPathComponent("shifted-\(bulk).sqlite").path
+            try writer.write(to: path)
+            let found = try DatabaseQueue(path: path).read { db in
+                try Row.fetchAll(db, sql: """
+                    SELECT l.ZID, s.ZSOURCETYPE || '/' || coalesce(s.ZTITLE, '') FROM ZLOG l JOIN ZLOGSNAPSHOT s ON s.Z_PK = l.ZSNAPSHOT AND s.ZLOG = l.Z_PK
+                    """).map { (UUIDText.uppercase($0[0] as Data), $0[1] as String) }
+            }
+            #expect(Dictionary(uniqueKeysWithValues: found) == expected, "bulk: \(bulk)")
+        }
+    }
+
     /// The UUID parser of the bulk path and of `load` reads what Foundation reads, and refuses what it refuses.
     @Test func uuidTextIsReadAsFoundationReadsIt() {
         var texts = (0..<200).map { _ in UUID().uuidString } + (0..<200).map { _ in UUID().uuidString.lowercased() }

@@ -132,13 +132,14 @@ public struct CanonicalCoreDataWriter {
         var attributeColumns: [String] = []
         var links: [Link] = []
         var sql = ""
-        /// `LEFT JOIN <table> jN ON <condition>` for each to-one, by alias.
-        var joins: [(table: String, alias: String, condition: String)] = []
+        /// `LEFT JOIN <table> jN ON <condition>` for each to-one, by alias; the condition is
+        /// given the prefix of the tables' database.
+        var joins: [(table: String, alias: String, condition: (_ prefix: String) -> String)] = []
 
         /// `<table> t LEFT JOIN …` over the tables of `database` (nil: the connection's own).
         func from(_ table: String, database: String? = nil) -> String {
             let prefix = database.map { "\($0)." } ?? ""
-            return "\(prefix)\"\(table)\" t " + joins.map { "LEFT JOIN \(prefix)\"\($0.table)\" \($0.alias) ON \($0.condition)" }.joined(separator: " ")
+            return "\(prefix)\"\(table)\" t " + joins.map { "LEFT JOIN \(prefix)\"\($0.table)\" \($0.alias) ON \($0.condition(prefix))" }.joined(separator: " ")
                 + " ORDER BY t.rowid"
         }
 
@@ -162,8 +163,10 @@ public struct CanonicalCoreDataWriter {
                 let destinationTable = CanonicalCoreDataWriter.tableName(ofEntity: destination)
                 let alias = "j\(joins.count)"
                 let own = CanonicalCoreDataWriter.columnName(of: relationship.name) + "_id"
+                let oneToOne = relationship.inverseName.flatMap { model.entity(named: destination)?.relationship(named: $0) }.map { !$0.isToMany } ?? false
                 if let key = foreignKeys[own] {
-                    joins.append((key.table, alias, "\(alias).\"\(key.column)\" = t.\"\(own)\""))
+                    let condition = Self.match(key.table, column: key.column, equals: "t.\"\(own)\"", alias: alias, sameRowFirst: oneToOne)
+                    joins.append((key.table, alias, condition))
                     selected += ["t.\"\(own)\"", "\(alias).rowid"]
                     links.append(Link(relationship: relationship.name, destinationEntity: destination, column: own))
                 } else if let inverse = relationship.inverseName {
@@ -171,7 +174,8 @@ public struct CanonicalCoreDataWriter {
                     let theirs = CanonicalCoreDataWriter.columnName(of: inverse) + "_id"
                     let referenced = try Row.fetchAll(db, sql: "PRAGMA foreign_key_list(\(destinationTable))")
                         .first { ($0["from"] as String) == theirs }.map { ($0["to"] as String?) ?? "id" } ?? "id"
-                    joins.append((destinationTable, alias, "\(alias).\"\(theirs)\" = t.\"\(referenced)\""))
+                    joins.append((destinationTable, alias, Self.match(destinationTable, column: theirs, equals: "t.\"\(referenced)\"", alias: alias,
+                                                                     sameRowFirst: oneToOne)))
                     selected += ["NULL", "\(alias).rowid"]
                     links.append(Link(relationship: relationship.name, destinationEntity: destination, column: "\(destinationTable).\(theirs)"))
                 } else {
@@ -179,6 +183,20 @@ public struct CanonicalCoreDataWriter {
                 }
             }
             sql = "SELECT t.rowid, " + selected.joined(separator: ", ") + " FROM " + from(table)
+        }
+
+        /// The join condition that finds the row of `table` whose `column` is `value`. The two
+        /// sides of a one-to-one are written together (a log and its snapshot), so the row is
+        /// first looked for at this row's own `rowid`, in the order the table is read, and by
+        /// the column's index only when it is not there: a million logs' snapshots looked up by
+        /// their UUID text jumped all over the index (3.8 s against 1.1 s, sqlite3 shell).
+        static func match(_ table: String, column: String, equals value: String, alias: String, sameRowFirst: Bool) -> (String) -> String {
+            let quoted = "\"\(table)\"", name = "\"\(column)\""
+            guard sameRowFirst else { return { _ in "\(alias).\(name) = \(value)" } }
+            return { prefix in
+                "\(alias).rowid = coalesce((SELECT g.rowid FROM \(prefix)\(quoted) g WHERE g.rowid = t.rowid AND g.\(name) = \(value)), "
+                    + "(SELECT g.rowid FROM \(prefix)\(quoted) g WHERE g.\(name) = \(value)))"
+            }
         }
     }
 
