@@ -45,6 +45,44 @@ public struct BundleImporter: Sendable {
         // Judged before anything is unpacked, backed up or written.
         let foreign = try !ReplaceableStore.check(store, allowForeign: merge ? nil : replaceForeign)
         let staging = try StagingFolder(beside: store, purpose: "import")
+        let exists = FileManager.default.fileExists(atPath: store)
+        // A merge's working copy of the store is made while the bundle is unpacked and checked,
+        // on the core the unpacking leaves idle.
+        let working = staging.file("merged.ferry")
+        let copied = merge && exists ? try StoreFiles.startCopy(store, to: working) : nil
+        do {
+            let (verification, counts, snapshot) = try unpackAndCheck(bundle, into: staging)
+            var backupPath: String?
+            if let copied {
+                // The snapshot's rows are upserted into the copy, which is checked, then replaces
+                // the store: an interrupted merge leaves the store as it was. The check is the
+                // structural one a conversion gets (`quick_check`): the bundle's store passed its
+                // own whole check as untrusted, the merge's statements enforced every CHECK, and
+                // its foreign keys were checked before it committed; `integrity_check` of the
+                // merged copy took 19 s at a million logs.
+                let merged = try StoreFiles.changeThroughCopy(store, at: working, backup: backup, thoroughCheck: false, workingCopy: .wholeChange,
+                                                              copied: copied, backedUp: { backupPath = $0 }) { try $0.merge(from: snapshot) }
+                return Result(bundleID: verification.bundleID, counts: counts, backup: backupPath, merged: true, merge: merged)
+            }
+            if exists {
+                try StoreFiles.replace(store, with: snapshot, backup: backup, foreign: foreign) { backupPath = $0 }
+            } else {
+                chmod(snapshot, StoreFiles.permissions(of: nil))
+                try StoreFiles.publish(snapshot, as: store)
+            }
+            return Result(bundleID: verification.bundleID, counts: counts, backup: backupPath, merged: false)
+        } catch {
+            // The copy goes with the staging folder: it is not left writing into it.
+            copied?.wait()
+            throw error
+        }
+    }
+
+    /// Unpacks the bundle into staging, refusing every unsafe entry, verifies it whole and
+    /// checks its store as untrusted; an older store is brought up to this Ferry's schema.
+    /// - Returns: the verification, the store's rows per table and the store's path in staging.
+    private func unpackAndCheck(_ bundle: String, into staging: StagingFolder) throws
+        -> (verification: BundleVerification, counts: [String: Int], snapshot: String) {
         let scan = try BundleScanner(limits: limits, progress: progress).scan(bundle, into: staging)
         let validation = BagValidator().validate(scan)
         guard validation.problems.isEmpty else { throw BundleError(.invalid(validation.problems), path: bundle) }
@@ -67,32 +105,6 @@ public struct BundleImporter: Sendable {
         let staged = try CanonicalStore(path: snapshot)
         try staged.forgetRecordDigests()
         try staged.close()
-
-        let exists = FileManager.default.fileExists(atPath: store)
-        var backupPath: String?
-        if merge && exists {
-            let merged = try mergeIntoCopy(of: store, from: snapshot, staging: staging) { backupPath = $0 }
-            return Result(bundleID: verification.bundleID, counts: counts, backup: backupPath, merged: true, merge: merged)
-        }
-        if exists {
-            try StoreFiles.replace(store, with: snapshot, backup: backup, foreign: foreign) { backupPath = $0 }
-        } else {
-            chmod(snapshot, StoreFiles.permissions(of: nil))
-            try StoreFiles.publish(snapshot, as: store)
-        }
-        return Result(bundleID: verification.bundleID, counts: counts, backup: backupPath, merged: false)
-    }
-
-    /// Upserts the snapshot's rows into a copy of the store (in staging), checks it, then
-    /// replaces the store with it: an interrupted merge leaves the store as it was. The check is
-    /// the structural one a conversion gets (`quick_check`): the bundle's store passed its own
-    /// whole check as untrusted, the merge's statements enforced every CHECK, and its foreign
-    /// keys were checked before it committed; `integrity_check` of the merged copy took 19 s at a
-    /// million logs.
-    private func mergeIntoCopy(of store: String, from snapshot: String, staging: StagingFolder,
-                               backedUp: (String) -> Void) throws -> [String: MergeCount] {
-        try StoreFiles.settle(store)
-        return try StoreFiles.changeThroughCopy(store, at: staging.file("merged.ferry"), backup: backup, thoroughCheck: false, workingCopy: .wholeChange,
-                                                backedUp: backedUp) { try $0.merge(from: snapshot) }
+        return (verification, counts, snapshot)
     }
 }

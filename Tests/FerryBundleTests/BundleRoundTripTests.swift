@@ -196,6 +196,35 @@ import Testing
         try backup.close()
     }
 
+    /// Rows are looked for at the bundle's rowid first, then by key: a store holding the same
+    /// logs at other rowids (another device's) merges to the same counts and rows.
+    @Test func mergeFindsRowsThatSitAtOtherRowids() throws {
+        let (store, bundle) = try BundleFixtures.exportedSamples(in: directory)
+        let target = try BundleFixtures.changedCopy(of: store, logs: 1)
+        let queue = try DatabaseQueue(path: target)
+        let (changed, note) = try queue.write { db -> (String, String?) in
+            let id = try #require(try String.fetchOne(db, sql: "SELECT id FROM log ORDER BY rowid LIMIT 1 OFFSET 3"))
+            let note = try String.fetchOne(db, sql: "SELECT note FROM log WHERE id = ?", arguments: [id])
+            try db.execute(sql: "UPDATE log SET note = 'Changed here' WHERE id = ?", arguments: [id])
+            // Every other log and snapshot moves away from the rowid the bundle gives it.
+            try db.execute(sql: "UPDATE log SET rowid = rowid + 1000 WHERE rowid % 2 = 0")
+            try db.execute(sql: "UPDATE log_snapshot SET rowid = rowid + 1000 WHERE rowid % 2 = 1")
+            return (id, note)
+        }
+        try queue.close()
+
+        let result = try BundleImporter(merge: true).importBundle(bundle, into: target)
+        let merge = try #require(result.merge)
+        let logs = try #require(result.counts["log"])
+        #expect(logs > 4)
+        #expect(merge["log"] == MergeCount(new: 0, changed: 1, unchanged: logs - 1))
+        #expect(merge["log_snapshot"] == MergeCount(new: 0, changed: 0, unchanged: result.counts["log_snapshot"] ?? -1))
+        let merged = try DatabaseQueue(path: target)
+        #expect(try merged.read { try String.fetchOne($0, sql: "SELECT note FROM log WHERE id = ?", arguments: [changed]) } == note)
+        #expect(try merged.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM log") } == logs + 1)
+        try merged.close()
+    }
+
     @Test func replacingAStoreBacksItUpFirst() throws {
         let (store, bundle) = try BundleFixtures.exportedSamples(in: directory)
         let target = try BundleFixtures.changedCopy(of: store, logs: 3)

@@ -104,6 +104,25 @@ import Testing
         #expect(StoreBackup.backups(of: path) == [backup])
     }
 
+    /// The backup is taken while the store's copy is being converted into: a conversion that
+    /// fails there leaves the store as it was and no backup (nor a backups folder).
+    @Test func aFailedConversionIntoAStoreLeavesNoBackup() throws {
+        let (path, _) = try convert()
+        let before = try TableContents(path: path)
+        let bad = directory.url.appendingPathComponent("bad.ndjson").path
+        let sample = try String(contentsOf: TestPaths.samples.appendingPathComponent("brewguide/brewlogs.ndjson"), encoding: .utf8)
+        // Well-formed logs, then one cut off halfway.
+        let lines = sample.split(separator: "\n").map(String.init)
+        try (lines.joined(separator: "\n") + "\n" + lines[0].prefix(lines[0].count / 2) + "\n").write(toFile: bad, atomically: true, encoding: .utf8)
+        let error = try #require(throws: ConversionError.self) {
+            _ = try ConversionJob(inputs: [bad], store: path, options: ConversionOptions(openArchive: ArchiveReader.opener)).run()
+        }
+        #expect("\(error)".contains("bad.ndjson"), "\(error)")
+        #expect(try TableContents(path: path) == before)
+        #expect(!FileManager.default.fileExists(atPath: StoreBackup.folder(for: path)))
+        #expect(StoreFixtures.listing(directory.url.path).filter { $0.contains(".ferry-") }.isEmpty)
+    }
+
     @Test func backupsAreRotated() throws {
         let (path, _) = try convert()
         let rotation = StoreBackup(keep: 2)

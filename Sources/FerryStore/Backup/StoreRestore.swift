@@ -127,28 +127,29 @@ public enum StoreFiles {
     ///     bytes when it is no SQLite database.
     public static func replace(_ store: String, with replacement: String, backup: StoreBackup, unchangedSince: StoreState? = nil,
                                foreign: Bool = false, backedUp: (String) -> Void = { _ in }) throws {
+        // The backup is taken while the replacement goes to disk: side by side, the two take the
+        // longer of their times rather than the sum.
+        let taking = BackgroundJob { try backup.take(store, foreign: foreign) }
+        try replace(store, with: replacement, taking: taking, unchangedSince: unchangedSince, backedUp: backedUp)
+    }
+
+    /// ``replace(_:with:backup:unchangedSince:foreign:backedUp:)`` with the backup being taken
+    /// already (on another thread): waited for once the replacement is on disk.
+    private static func replace(_ store: String, with replacement: String, taking: BackgroundJob<TakenBackup>,
+                                unchangedSince: StoreState?, backedUp: (String) -> Void) throws {
         var status = stat()
         if stat(store, &status) == 0 {
             chmod(replacement, status.st_mode & 0o7777)
             // Best effort: only root may give a file away; the group may be one of the user's.
             _ = chown(replacement, status.st_uid, status.st_gid)
         }
-        // The replacement goes to disk while the backup is taken: side by side, the two take the
-        // longer of their times rather than the sum.
-        let flushing = BackgroundJob { try StoreSync.flush(replacement) }
-        let taken: TakenBackup
         do {
-            taken = try backup.take(store, foreign: foreign)
+            try StoreSync.flush(replacement)
         } catch {
-            _ = flushing.failure
+            discard(taking)
             throw error
         }
-        do {
-            try flushing.value()
-        } catch {
-            taken.discard()
-            throw error
-        }
+        let taken = try taking.value()
         do {
             try settle(store)
             if let unchangedSince, try StoreState(of: store) != unchangedSince {
@@ -163,17 +164,27 @@ public enum StoreFiles {
         backedUp(taken.path)
     }
 
+    /// Waits for a backup being taken and removes it: the write it stood for failed.
+    private static func discard(_ taking: BackgroundJob<TakenBackup>) {
+        if let taken = try? taking.value() { taken.discard() }
+    }
+
     /// Changes a store through a copy of it at `working` (beside it, or in staging on its file
     /// system): `change` writes the copy, which is then checked and, with ``replace(_:with:backup:unchangedSince:foreign:backedUp:)``,
     /// renamed over the store, refused if another process changed the store meanwhile. An error
     /// or an interruption leaves the store byte for byte as it was, and the copy gone.
+    /// - Parameter copied: the copy at `working`, being made already by ``startCopy(_:to:)``.
     public static func changeThroughCopy<Result>(_ store: String, at working: String, backup: StoreBackup, thoroughCheck: Bool,
-                                                 workingCopy: CanonicalStore.WorkingCopy, backedUp: (String) -> Void,
+                                                 workingCopy: CanonicalStore.WorkingCopy, copied: StartedCopy? = nil,
+                                                 backedUp: (String) -> Void,
                                                  _ change: (CanonicalStore) throws -> Result) throws -> Result {
         var replaced = false
         defer { if !replaced { FileSync.removeDatabase(working) } }
-        let before = try StoreState(of: store)
-        try StoreCopy.copy(store, to: working)
+        let before = try (copied ?? startCopy(store, to: working)).value()
+        // The backup is taken while the copy is changed: a merge's statements keep one core busy
+        // for seconds, and the backup (a kernel copy, a comparison, quick_check) wants the other.
+        // The store is the one the copy was made from, or the replacement is refused below.
+        let taking = BackgroundJob { try backup.take(store) }
         let result: Result
         do {
             let target = try CanonicalStore(path: working, workingCopy: workingCopy)
@@ -182,13 +193,29 @@ public enum StoreFiles {
             try target.close()
             guard problems.isEmpty else { throw StoreError(.integrity(problems), path: store) }
         } catch var error as StoreError where error.path == working {
+            discard(taking)
             // The person named the store; the copy beside it is Ferry's own, and gone.
             error.path = store
             throw error
+        } catch {
+            discard(taking)
+            throw error
         }
-        try replace(store, with: working, backup: backup, unchangedSince: before, backedUp: backedUp)
+        try replace(store, with: working, taking: taking, unchangedSince: before, backedUp: backedUp)
         replaced = true
         return result
+    }
+
+    /// A store's working copy being made on a thread of its own (a kernel copy under SQLite's
+    /// shared lock), so that it can be made while other work goes on; ``StartedCopy/value()``
+    /// gives the store's state as it was copied.
+    public static func startCopy(_ store: String, to working: String) throws -> StartedCopy {
+        try settle(store)
+        return StartedCopy(BackgroundJob {
+            let before = try StoreState(of: store)
+            try StoreCopy.copy(store, to: working)
+            return before
+        })
     }
 
     /// The path a store's writes go to: a symbolic link is followed, so that the file it names is
@@ -205,4 +232,17 @@ public enum StoreFiles {
         if let existing, stat(existing, &status) == 0 { return status.st_mode & 0o7777 }
         return 0o644 & ~SystemCall.fileCreationMask
     }
+}
+
+/// A working copy being made (``StoreFiles/startCopy(_:to:)``).
+public struct StartedCopy: Sendable {
+    let job: BackgroundJob<StoreState>
+
+    init(_ job: BackgroundJob<StoreState>) { self.job = job }
+
+    /// Waits for the copy; the store's state when it was copied.
+    public func value() throws -> StoreState { try job.value() }
+
+    /// Waits for the copy to end, made or failed: before its folder is removed.
+    public func wait() { _ = job.failure }
 }

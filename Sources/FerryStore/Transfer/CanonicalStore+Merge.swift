@@ -62,7 +62,14 @@ extension CanonicalStore {
         let list = names.joined(separator: ", ")
         let sameKey = key.map { "m.\($0) = i.\($0)" }.joined(separator: " AND ")
         let identical = names.map { "m.\($0) IS i.\($0)" }.joined(separator: " AND ")
-        let isUnchanged = "EXISTS (SELECT 1 FROM main.\(table) m WHERE \(key.isEmpty ? identical : sameKey + " AND " + identical))"
+        // A store and a bundle of it (or of a store it came from) hold a row at the same rowid: the
+        // row is looked for there first, in the order both tables are read, and by its key only
+        // when it is not there. By key alone, a million logs' lookups jumped all over the store's
+        // key index and table: 5.0 s against 1.7 s for `log` (sqlite3, a store and its own copy).
+        let isUnchanged = key.isEmpty
+            ? "EXISTS (SELECT 1 FROM main.\(table) m WHERE \(identical))"
+            : "(EXISTS (SELECT 1 FROM main.\(table) m WHERE m.rowid = i.rowid AND \(sameKey) AND \(identical))"
+                + " OR EXISTS (SELECT 1 FROM main.\(table) m WHERE \(sameKey) AND \(identical)))"
         let action = others.isEmpty || key.isEmpty ? "DO NOTHING" : "DO UPDATE SET " + others.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
         let target = key.isEmpty ? "" : "(\(key.joined(separator: ", ")))"
         // Counted from the one pass that writes: rows are only added or replaced, never removed,
