@@ -45,15 +45,16 @@ public struct BundleImporter: Sendable {
         // Judged before anything is unpacked, backed up or written.
         let foreign = try !ReplaceableStore.check(store, allowForeign: merge ? nil : replaceForeign)
         let staging = try StagingFolder(beside: store, purpose: "import")
-        let exists = FileManager.default.fileExists(atPath: store)
         // A merge's working copy of the store is made while the bundle is unpacked and checked,
         // on the core the unpacking leaves idle.
         let working = staging.file("merged.ferry")
-        let copied = merge && exists ? try StoreFiles.startCopy(store, to: working) : nil
+        let copied = merge && FileManager.default.fileExists(atPath: store) ? try StoreFiles.startCopy(store, to: working) : nil
         do {
             let (verification, counts, snapshot) = try unpackAndCheck(bundle, into: staging)
+            // Judged again now: the store may have appeared (or gone) while the bundle was checked.
+            let exists = FileManager.default.fileExists(atPath: store)
             var backupPath: String?
-            if let copied {
+            if merge && exists {
                 // The snapshot's rows are upserted into the copy, which is checked, then replaces
                 // the store: an interrupted merge leaves the store as it was. The check is the
                 // structural one a conversion gets (`quick_check`): the bundle's store passed its
@@ -64,6 +65,7 @@ public struct BundleImporter: Sendable {
                                                               copied: copied, backedUp: { backupPath = $0 }) { try $0.merge(from: snapshot) }
                 return Result(bundleID: verification.bundleID, counts: counts, backup: backupPath, merged: true, merge: merged)
             }
+            copied?.wait()
             if exists {
                 try StoreFiles.replace(store, with: snapshot, backup: backup, foreign: foreign) { backupPath = $0 }
             } else {

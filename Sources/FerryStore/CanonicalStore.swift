@@ -26,7 +26,7 @@ public final class CanonicalStore: @unchecked Sendable {
     ///   a larger page cache (32 MB), which random UUID keys need when they go in row by row (a
     ///   new store builds its log keys at the end instead).
     /// - Parameter workingCopy: for a copy of a store that replaces it only once written whole
-    ///   and checked (``StoreFiles/changeThroughCopy(_:at:backup:thoroughCheck:workingCopy:backedUp:_:)``):
+    ///   and checked (``StoreFiles/changeThroughCopy(_:at:backup:thoroughCheck:workingCopy:copied:backedUp:_:)``):
     ///   a crash or a failure throws the copy away, so no syncs and a larger page cache (32 MB),
     ///   and no journal unless the change rolls parts of itself back.
     public init(path: String, readOnly: Bool = false, bulk: Bool = false, workingCopy: WorkingCopy? = nil) throws {

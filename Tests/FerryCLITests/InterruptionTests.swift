@@ -157,7 +157,7 @@ import Testing
                 if result.stderr.contains(") after ") {
                     // The signal came after the output was published: the run's work stands, the
                     // backup of what it replaced with it, and nothing else is left.
-                    try expectPublishedWhole(item, result.stderr, note: note)
+                    try expectPublishedWhole(item, result, status: status, note: note)
                     continue
                 }
                 interrupted += 1
@@ -172,16 +172,22 @@ import Testing
         return interrupted
     }
 
-    /// A run signalled after it renamed its output into place: it names the output, which is
-    /// there; beside it only the backups folder may be new, and the temp folder is empty.
-    func expectPublishedWhole(_ item: Case, _ stderr: String, note: String) throws {
-        #expect(stderr.contains("after \(item.target) was written"), "\(note): \(stderr.suffix(400))")
+    /// A run signalled after it renamed its output into place: it exits as signalled and names
+    /// the output; the target is there, and what it held before is kept whole as its one backup
+    /// (or, for `ferry backup`, the target is as it was beside its new backup); nothing else is
+    /// new beside it or in the temp folder.
+    func expectPublishedWhole(_ item: Case, _ result: (status: Int32, stderr: String, signalled: Bool), status: Int32, note: String) throws {
+        #expect(result.status == status, "\(note): \(result.stderr.suffix(400))")
         let after = try contents(of: item.folder)
         let target = (item.target as NSString).lastPathComponent
         #expect(after[target].map { !$0.isEmpty } == true, "\(note): the output is missing or empty")
         let added = Set(after.keys).subtracting(item.before.keys)
-        #expect(added.allSatisfy { $0.hasPrefix(target + ".backups") }, "\(note): the folder holds \(after.keys.sorted())")
-        #expect(Set(item.before.keys).isSubset(of: after.keys), "\(note): the folder holds \(after.keys.sorted())")
+        let backups = added.filter { $0.hasPrefix(target + ".backups/") }
+        #expect(added.subtracting(backups).subtracting([target + ".backups"]).isEmpty, "\(note): the folder holds \(after.keys.sorted())")
+        #expect(backups.allSatisfy { !$0.contains(".partial") } && backups.count <= 1, "\(note): the backups are \(backups.sorted())")
+        if let old = item.before[target] {
+            #expect(backups.count == 1 && backups.first.flatMap { after[$0] } == old, "\(note): the old target was not kept whole as its backup")
+        }
         #expect(StoreFixtures.listing(item.temporary).isEmpty, "\(note): the temp folder holds \(StoreFixtures.listing(item.temporary))")
     }
 

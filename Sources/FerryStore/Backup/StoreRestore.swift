@@ -146,6 +146,8 @@ public enum StoreFiles {
         do {
             try StoreSync.flush(replacement)
         } catch {
+            // A backup that failed too is what is said (exit 73), as when it was taken first.
+            if let failure = taking.failure { throw failure }
             discard(taking)
             throw error
         }
@@ -171,8 +173,10 @@ public enum StoreFiles {
 
     /// Changes a store through a copy of it at `working` (beside it, or in staging on its file
     /// system): `change` writes the copy, which is then checked and, with ``replace(_:with:backup:unchangedSince:foreign:backedUp:)``,
-    /// renamed over the store, refused if another process changed the store meanwhile. An error
-    /// or an interruption leaves the store byte for byte as it was, and the copy gone.
+    /// renamed over the store, refused if another process changed the store meanwhile. The
+    /// backup is taken on a thread of its own while the copy is changed, and removed if the
+    /// change fails. An error or an interruption leaves the store byte for byte as it was, and
+    /// the copy gone.
     /// - Parameter copied: the copy at `working`, being made already by ``startCopy(_:to:)``.
     public static func changeThroughCopy<Result>(_ store: String, at working: String, backup: StoreBackup, thoroughCheck: Bool,
                                                  workingCopy: CanonicalStore.WorkingCopy, copied: StartedCopy? = nil,
@@ -180,6 +184,7 @@ public enum StoreFiles {
                                                  _ change: (CanonicalStore) throws -> Result) throws -> Result {
         var replaced = false
         defer { if !replaced { FileSync.removeDatabase(working) } }
+        precondition(copied.map { $0.path == working } ?? true, "the working copy was started at \(copied?.path ?? ""), not \(working)")
         let before = try (copied ?? startCopy(store, to: working)).value()
         // The backup is taken while the copy is changed: a merge's statements keep one core busy
         // for seconds, and the backup (a kernel copy, a comparison, quick_check) wants the other.
@@ -206,12 +211,13 @@ public enum StoreFiles {
         return result
     }
 
-    /// A store's working copy being made on a thread of its own (a kernel copy under SQLite's
-    /// shared lock), so that it can be made while other work goes on; ``StartedCopy/value()``
-    /// gives the store's state as it was copied.
+    /// A store's working copy being made on a thread of its own (copied by the kernel under
+    /// SQLite's shared lock; a store in WAL mode through SQLite's backup API), so that it
+    /// can be made while other work goes on; ``StartedCopy/value()`` gives the store's state as it
+    /// was copied.
     public static func startCopy(_ store: String, to working: String) throws -> StartedCopy {
         try settle(store)
-        return StartedCopy(BackgroundJob {
+        return StartedCopy(path: working, job: BackgroundJob {
             let before = try StoreState(of: store)
             try StoreCopy.copy(store, to: working)
             return before
@@ -236,9 +242,9 @@ public enum StoreFiles {
 
 /// A working copy being made (``StoreFiles/startCopy(_:to:)``).
 public struct StartedCopy: Sendable {
+    /// Where the copy is made.
+    public let path: String
     let job: BackgroundJob<StoreState>
-
-    init(_ job: BackgroundJob<StoreState>) { self.job = job }
 
     /// Waits for the copy; the store's state when it was copied.
     public func value() throws -> StoreState { try job.value() }
