@@ -147,8 +147,7 @@ public enum StoreFiles {
             try StoreSync.flush(replacement)
         } catch {
             // A backup that failed too is what is said (exit 73), as when it was taken first.
-            if let failure = taking.failure { throw failure }
-            discard(taking)
+            try taking.value().discard()
             throw error
         }
         let taken = try taking.value()
@@ -168,7 +167,12 @@ public enum StoreFiles {
 
     /// Waits for a backup being taken and removes it: the write it stood for failed.
     private static func discard(_ taking: BackgroundJob<TakenBackup>) {
-        if let taken = try? taking.value() { taken.discard() }
+        do {
+            try taking.value().discard()
+        } catch {
+            // A backup that failed removed what it had made (``StoreBackup/take(_:now:foreign:)``),
+            // and the failed write's error is the one said.
+        }
     }
 
     /// Changes a store through a copy of it at `working` (beside it, or in staging on its file
@@ -197,14 +201,12 @@ public enum StoreFiles {
             let problems = try target.check(thorough: thoroughCheck)
             try target.close()
             guard problems.isEmpty else { throw StoreError(.integrity(problems), path: store) }
-        } catch var error as StoreError where error.path == working {
-            discard(taking)
-            // The person named the store; the copy beside it is Ferry's own, and gone.
-            error.path = store
-            throw error
         } catch {
             discard(taking)
-            throw error
+            // The person named the store; the copy beside it is Ferry's own, and gone.
+            guard var named = error as? StoreError, named.path == working else { throw error }
+            named.path = store
+            throw named
         }
         try replace(store, with: working, taking: taking, unchangedSince: before, backedUp: backedUp)
         replaced = true
