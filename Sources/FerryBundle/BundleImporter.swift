@@ -1,3 +1,4 @@
+import FerryFiles
 import FerryStore
 import Foundation
 
@@ -55,14 +56,27 @@ public struct BundleImporter: Sendable {
             let exists = FileManager.default.fileExists(atPath: store)
             var backupPath: String?
             if merge && exists {
-                // The snapshot's rows are upserted into the copy, which is checked, then replaces
-                // the store: an interrupted merge leaves the store as it was. The check is the
-                // structural one a conversion gets (`quick_check`): the bundle's store passed its
-                // own whole check as untrusted, the merge's statements enforced every CHECK, and
-                // its foreign keys were checked before it committed; `integrity_check` of the
-                // merged copy took 19 s at a million logs.
-                let merged = try StoreFiles.changeThroughCopy(store, at: working, backup: backup, thoroughCheck: false, workingCopy: .wholeChange,
+                // The merged store is checked, then replaces the store: an interrupted merge
+                // leaves the store as it was. The check is the structural one a conversion gets
+                // (`quick_check`): the bundle's store passed its own whole check as untrusted, the
+                // merge's statements enforced every CHECK, and its foreign keys were checked
+                // before it committed; `integrity_check` of the merged copy took 19 s at a
+                // million logs.
+                let merged: [String: MergeCount]
+                if let before = try copied?.value(),
+                   MergeDirection.choose(existing: working, incoming: snapshot, incomingRows: counts.values.reduce(0, +)) == .intoIncoming {
+                    // The bundle holds at least as much as the store: its store takes the rows only
+                    // the store has (usually none), read from the store's copy (the store as
+                    // `before` describes it, and a file no other process writes), rather than
+                    // the copy taking all of the bundle's rows.
+                    defer { FileSync.removeDatabase(working) }
+                    merged = try StoreFiles.change(store, through: snapshot, unchangedSince: before, backup: backup, thoroughCheck: false,
+                                                   workingCopy: .wholeChange, backedUp: { backupPath = $0 }) { try $0.merge(keepingRowsOf: working) }
+                } else {
+                    // The bundle's rows are upserted into the store's copy.
+                    merged = try StoreFiles.changeThroughCopy(store, at: working, backup: backup, thoroughCheck: false, workingCopy: .wholeChange,
                                                               copied: copied, backedUp: { backupPath = $0 }) { try $0.merge(from: snapshot) }
+                }
                 return Result(bundleID: verification.bundleID, counts: counts, backup: backupPath, merged: true, merge: merged)
             }
             copied?.wait()

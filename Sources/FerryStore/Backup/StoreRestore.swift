@@ -176,39 +176,56 @@ public enum StoreFiles {
     }
 
     /// Changes a store through a copy of it at `working` (beside it, or in staging on its file
-    /// system): `change` writes the copy, which is then checked and, with ``replace(_:with:backup:unchangedSince:foreign:backedUp:)``,
-    /// renamed over the store, refused if another process changed the store meanwhile. The
-    /// backup is taken on a thread of its own while the copy is changed, and removed if the
-    /// change fails. An error or an interruption leaves the store byte for byte as it was, and
-    /// the copy gone.
+    /// system), with `change(_:through:…)`: the copy is changed, checked and renamed over the
+    /// store, refused if another process changed the store since it was copied. An error or an
+    /// interruption leaves the store byte for byte as it was, and the copy gone.
     /// - Parameter copied: the copy at `working`, being made already by ``startCopy(_:to:)``.
     public static func changeThroughCopy<Result>(_ store: String, at working: String, backup: StoreBackup, thoroughCheck: Bool,
                                                  workingCopy: CanonicalStore.WorkingCopy, copied: StartedCopy? = nil,
                                                  backedUp: (String) -> Void,
-                                                 _ change: (CanonicalStore) throws -> Result) throws -> Result {
-        var replaced = false
-        defer { if !replaced { FileSync.removeDatabase(working) } }
+                                                 _ write: (CanonicalStore) throws -> Result) throws -> Result {
         precondition(copied.map { $0.path == working } ?? true, "the working copy was started at \(copied?.path ?? ""), not \(working)")
-        let before = try (copied ?? startCopy(store, to: working)).value()
-        // The backup is taken while the copy is changed: a merge's statements keep one core busy
+        let before: StoreState
+        do {
+            before = try (copied ?? startCopy(store, to: working)).value()
+        } catch {
+            FileSync.removeDatabase(working)
+            throw error
+        }
+        return try change(store, through: working, unchangedSince: before, backup: backup, thoroughCheck: thoroughCheck,
+                          workingCopy: workingCopy, backedUp: backedUp, write)
+    }
+
+    /// Changes a store through another file that then takes its place: `write` changes `file`
+    /// (a copy of the store, or a bundle's store that takes the store's rows), which is then
+    /// checked and renamed over the store with ``replace(_:with:backup:unchangedSince:foreign:backedUp:)``,
+    /// refused if the store is no longer as it was at `unchangedSince`. The backup is taken on a
+    /// thread of its own while the file is changed, and removed if the change fails. An error or
+    /// an interruption leaves the store byte for byte as it was, and the file gone.
+    package static func change<Result>(_ store: String, through file: String, unchangedSince before: StoreState, backup: StoreBackup,
+                                       thoroughCheck: Bool, workingCopy: CanonicalStore.WorkingCopy, backedUp: (String) -> Void,
+                                       _ write: (CanonicalStore) throws -> Result) throws -> Result {
+        var replaced = false
+        defer { if !replaced { FileSync.removeDatabase(file) } }
+        // The backup is taken while the file is changed: a merge's statements keep one core busy
         // for seconds, and the backup (a kernel copy, a comparison, quick_check) wants the other.
-        // The store is the one the copy was made from, or the replacement is refused below.
+        // The store is the one `before` describes, or the replacement is refused below.
         let taking = BackgroundJob { try backup.take(store) }
         let result: Result
         do {
-            let target = try CanonicalStore(path: working, workingCopy: workingCopy)
-            result = try change(target)
+            let target = try CanonicalStore(path: file, workingCopy: workingCopy)
+            result = try write(target)
             let problems = try target.check(thorough: thoroughCheck)
             try target.close()
             guard problems.isEmpty else { throw StoreError(.integrity(problems), path: store) }
         } catch {
             discard(taking)
-            // The person named the store; the copy beside it is Ferry's own, and gone.
-            guard var named = error as? StoreError, named.path == working else { throw error }
+            // The person named the store; the file beside it is Ferry's own, and gone.
+            guard var named = error as? StoreError, named.path == file else { throw error }
             named.path = store
             throw named
         }
-        try replace(store, with: working, taking: taking, unchangedSince: before, backedUp: backedUp)
+        try replace(store, with: file, taking: taking, unchangedSince: before, backedUp: backedUp)
         replaced = true
         return result
     }
