@@ -65,8 +65,8 @@ public struct BundleImporter: Sendable {
                 let merged: [String: MergeCount]
                 if let before = try copied?.value(),
                    MergeDirection.choose(existing: working, incoming: snapshot, incomingRows: counts.values.reduce(0, +)) == .intoIncoming {
-                    // The bundle holds at least as much as the store: its store takes the rows only
-                    // the store has (usually none), read from the store's copy (the store as
+                    // The bundle holds more than the store: its store takes the rows only the
+                    // store has (usually none), read from the store's copy (the store as
                     // `before` describes it, and a file no other process writes), rather than
                     // the copy taking all of the bundle's rows.
                     defer { FileSync.removeDatabase(working) }

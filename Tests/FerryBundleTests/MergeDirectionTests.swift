@@ -116,7 +116,7 @@ import Testing
         try StoreFixtures.inflate(large, logs: 40)
         #expect(MergeDirection.choose(existing: small, incoming: large, incomingRows: try rows(large)) == .intoIncoming)
         #expect(MergeDirection.choose(existing: large, incoming: small, incomingRows: try rows(small)) == .intoStoreCopy)
-        #expect(MergeDirection.choose(existing: small, incoming: try copy(small, to: "same.ferry"), incomingRows: try rows(small)) == .intoIncoming)
+        #expect(MergeDirection.choose(existing: small, incoming: try copy(small, to: "same.ferry"), incomingRows: try rows(small)) == .intoStoreCopy)
         #expect(MergeDirection.choose(existing: path("absent.ferry"), incoming: large, incomingRows: try rows(large)) == .intoStoreCopy)
 
         // Files kept otherwise go through the store's copy, which keeps the store's own ways.
@@ -171,6 +171,19 @@ import Testing
         #expect(try StoreFixtures.integrityProblems(pair.existing) == [])
         let left = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.hasPrefix(".") }
         #expect(left == [], "\(left)")
+    }
+
+    /// A bundle of the store's own rows brings nothing new: the store's copy, which the merge
+    /// does not write, replaces it with the record digests that let the next conversion skip
+    /// its unchanged records (the bundle's store has none).
+    @Test func aMergeThatBringsNothingNewKeepsTheStoresDigests() throws {
+        let (store, bundle) = try BundleFixtures.exportedSamples(in: directory, name: "own")
+        #expect(try StoreFixtures.strings(store, "SELECT count(*) FROM ferry_record_digest") != ["0"])
+        let before = try TableContents(path: store)
+        let result = try BundleImporter(merge: true).importBundle(bundle, into: store)
+        let counts = try #require(result.merge)
+        #expect(counts.values.allSatisfy { $0.new == 0 && $0.changed == 0 }, "\(counts)")
+        #expect(try TableContents(path: store) == before)
     }
 
     /// A merge that fails either way (here the store holds a tag link naming no tag, which the

@@ -14,13 +14,16 @@ public enum MergeDirection: Sendable, Equatable {
 
     /// The way to merge `incoming` (a checked store at this Ferry's schema, holding
     /// `incomingRows` canonical rows) into the store whose copy is `existing`: into the incoming
-    /// store when it has at least as many rows, and when the two files are kept alike: the
-    /// same schema version (an older store is brought up to this one in its copy), neither in
-    /// WAL mode (a store the person put in WAL mode stays in it), the same page size, vacuum
-    /// mode, reserved bytes and application id (the store keeps its own).
+    /// store when it has more rows, and when the two files are kept alike: the same schema
+    /// version (an older store is brought up to this one in its copy), neither in WAL mode (a
+    /// store the person put in WAL mode stays in it), the same page size, vacuum mode, reserved
+    /// bytes and application id (the store keeps its own). More, not as many: a bundle with
+    /// rows the store lacks makes the copy's merge write, which leaves the store's record
+    /// digests untrusted either way; a bundle of the store's own rows writes nothing into the
+    /// copy, whose digests stay trusted, where the bundle's store has none.
     public static func choose(existing: String, incoming: String, incomingRows: Int) -> MergeDirection {
         guard let kept = SQLiteHeader.layout(existing), let bundled = SQLiteHeader.layout(incoming),
-              !kept.walMode, kept == bundled, let existingRows = rows(of: existing), incomingRows >= existingRows
+              !kept.walMode, kept == bundled, let existingRows = rows(of: existing), incomingRows > existingRows
         else { return .intoStoreCopy }
         return .intoIncoming
     }
