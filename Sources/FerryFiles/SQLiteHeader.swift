@@ -5,24 +5,25 @@ import FerrySystem
 /// one that cannot be read (whoever then opens it meets the real error).
 public enum SQLiteHeader {
     public static func starts(_ path: String) -> Bool {
+        header(path, count: 16) != nil
+    }
+
+    /// The file's first `count` bytes when there are as many and they start as SQLite's do.
+    private static func header(_ path: String, count: Int) -> [UInt8]? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return false }
+        guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        var header = [UInt8](repeating: 0, count: 16)
+        var header = [UInt8](repeating: 0, count: count)
         let read = header.withUnsafeMutableBytes { SystemCall.readFully(descriptor, into: $0) }
-        return read == 16 && header == Array("SQLite format 3\0".utf8)
+        guard read == count, header[0..<16].elementsEqual("SQLite format 3\0".utf8) else { return nil }
+        return header
     }
 
     /// What an SQLite file's header says of how the file is laid out, read without SQLite's
     /// locks (a hint, to be checked again by whatever opens the file); nil for a file that cannot
     /// be read or is not SQLite.
     public static func layout(_ path: String) -> Layout? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var header = [UInt8](repeating: 0, count: 72)
-        let read = header.withUnsafeMutableBytes { SystemCall.readFully(descriptor, into: $0) }
-        guard read == 72, header[0..<16].elementsEqual("SQLite format 3\0".utf8) else { return nil }
+        guard let header = header(path, count: 72) else { return nil }
         func number(_ range: Range<Int>) -> UInt32 { header[range].reduce(UInt32(0)) { $0 << 8 | UInt32($1) } }
         return Layout(pageSize: number(16..<18), walMode: header[18] == 2 || header[19] == 2, reservedBytes: header[20],
                       autoVacuum: number(52..<56) != 0, incrementalVacuum: number(64..<68) != 0,

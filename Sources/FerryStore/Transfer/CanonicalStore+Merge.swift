@@ -53,8 +53,8 @@ extension CanonicalStore {
         }
     }
 
-    /// Attaches the other store as `name` and merges each canonical table with `table`, in one
-    /// transaction whose foreign keys are checked before it commits.
+    /// Attaches the other store as `name` and merges each canonical table with `table`
+    /// (``mergeTables(_:name:activity:sameVersion:_:)``), detaching it after.
     /// - Parameter sameVersion: refuse another schema version than this store's (whose tables the
     ///   other's rows are compared with column by column).
     private func merging(_ other: String, as name: String, activity: String, sameVersion: Bool = false,
@@ -62,32 +62,48 @@ extension CanonicalStore {
         do {
             return try queue.writeWithoutTransaction { db in
                 try db.execute(sql: "ATTACH DATABASE ? AS \(name)", arguments: [other])
-                defer { try? db.execute(sql: "DETACH DATABASE \(name)") }
-                if sameVersion {
-                    let versions = try ["main", name].map { try Int.fetchOne(db, sql: "PRAGMA \($0).user_version") ?? 0 }
-                    guard versions[0] == versions[1] else {
-                        throw StoreError(.database("the other store's schema version is \(versions[1]), this one's \(versions[0])"), path: path, activity: activity)
-                    }
+                let counts: [String: MergeCount]
+                do {
+                    counts = try mergeTables(db, name: name, activity: activity, sameVersion: sameVersion, table)
+                } catch {
+                    // The merge's error is the one said; the other store is let go all the same.
+                    do { try db.execute(sql: "DETACH DATABASE \(name)") } catch {}
+                    throw error
                 }
-                var counts: [String: MergeCount] = [:]
-                try db.inTransaction {
-                    // Foreign keys are checked once all rows are in, by the check below, which
-                    // names the row and what it misses: SQLite's own failure names neither (rows
-                    // a store holds already can name missing rows; this way they are said alike).
-                    try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
-                    for canonical in CanonicalTables.all {
-                        counts[canonical] = try table(canonical, db)
-                    }
-                    if let dangling = try ForeignKeyCheck.dangling(db) {
-                        throw StoreError(.integrity(["merged: " + dangling]), path: path, activity: activity)
-                    }
-                    return .commit
-                }
+                // After a merge that committed, a store left attached would fail the next one.
+                try db.execute(sql: "DETACH DATABASE \(name)")
                 return counts
             }
         } catch let error as DatabaseError {
             throw StoreError(error, path: path, activity: activity)
         }
+    }
+
+    /// Each canonical table merged by `table` in one transaction, its foreign keys checked
+    /// before it commits.
+    private func mergeTables(_ db: Database, name: String, activity: String, sameVersion: Bool,
+                             _ table: (String, Database) throws -> MergeCount) throws -> [String: MergeCount] {
+        if sameVersion {
+            let versions = try ["main", name].map { try Int.fetchOne(db, sql: "PRAGMA \($0).user_version") ?? 0 }
+            guard versions[0] == versions[1] else {
+                throw StoreError(.database("the other store's schema version is \(versions[1]), this one's \(versions[0])"), path: path, activity: activity)
+            }
+        }
+        var counts: [String: MergeCount] = [:]
+        try db.inTransaction {
+            // Foreign keys are checked once all rows are in, by the check below, which
+            // names the row and what it misses: SQLite's own failure names neither (rows
+            // a store holds already can name missing rows; this way they are said alike).
+            try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
+            for canonical in CanonicalTables.all {
+                counts[canonical] = try table(canonical, db)
+            }
+            if let dangling = try ForeignKeyCheck.dangling(db) {
+                throw StoreError(.integrity(["merged: " + dangling]), path: path, activity: activity)
+            }
+            return .commit
+        }
+        return counts
     }
 }
 

@@ -1,6 +1,5 @@
 import FerryFiles
 import Foundation
-import GRDB
 
 /// Which file a merge of a bundle's store into an existing store writes. Both ways end with the
 /// same rows and the same counts; each looks up every row of the side it reads and writes the
@@ -30,15 +29,11 @@ public enum MergeDirection: Sendable, Equatable {
 
     /// The canonical rows of a store; nil when they cannot be counted.
     private static func rows(of path: String) -> Int? {
-        var configuration = Configuration()
-        configuration.readonly = true
         do {
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
-            let counted = try queue.read { db in
-                try CanonicalTables.all.reduce(0) { $0 + (try Int.fetchOne(db, sql: "SELECT count(*) FROM \($1)") ?? 0) }
-            }
-            try queue.close()
-            return counted
+            let store = try CanonicalStore(path: path, readOnly: true)
+            let counts = try store.rowCounts()
+            try store.close()
+            return counts.values.reduce(0, +)
         } catch {
             // A store that cannot be counted goes the way that makes no assumption about it.
             return nil
