@@ -252,4 +252,34 @@ import Testing
         #expect(CoreDataDate.iso8601(secondsSince2001: 0.1 + 0.2) == "2001-01-01T00:00:00.30000000000000004Z")
         #expect(UTCText.unixSeconds("2001-01-01T00:00:00.30000000000000004Z") == CoreDataDate.referenceOffset + 0.3)
     }
+
+    /// A store's date read as a unix time without its text (the typed reading of a SwiftData
+    /// store's logs) is the text's reading to the bit, and nil only where the text is not the
+    /// short form: the typed reading then leaves the row to the general one.
+    @Test func unixSecondsOfADateAreItsTextsToTheBit() throws {
+        func text(_ seconds: Double) -> Double? { UTCText.unixSeconds(CoreDataDate.iso8601(secondsSince2001: seconds)) }
+        var random = SystemRandomNumberGenerator()
+        var values: [Double] = [0, -0.25, 1e-5, 490_189_828.805, 490_189_828.80500007, -63_114_076_800, -63_113_904_000, 0.1 + 0.2, 5e-324,
+                                253_402_300_799 - CoreDataDate.referenceOffset, 253_402_300_799.9999996 - CoreDataDate.referenceOffset,
+                                -62_167_219_200 - CoreDataDate.referenceOffset, .nan, .infinity, 1e300]
+        for _ in 0..<20_000 {
+            // As apps store them: whole seconds, quarters, microseconds, and whatever a double holds.
+            let second = Double(Int.random(in: -3_000_000_000...3_000_000_000, using: &random))
+            values += [second, second + Double(Int.random(in: 1...3, using: &random)) / 4,
+                       second + Double(Int.random(in: 1...999_999, using: &random)) / 1_000_000, Double.random(in: -3e9...3e9, using: &random)]
+        }
+        var short = 0
+        for seconds in values {
+            let written = CoreDataDate.iso8601(secondsSince2001: seconds)
+            let isShort = text(seconds) != nil && written.count <= 27
+            let unix = CoreDataDate.unixSeconds(secondsSince2001: seconds)
+            #expect((unix != nil) == isShort, "\(seconds): \(written)")
+            if let unix {
+                short += 1
+                #expect(text(seconds)?.bitPattern == unix.bitPattern, "\(seconds): \(written)")
+            }
+        }
+        // Every whole and quarter second at least.
+        #expect(short >= 40_000, "\(short)")
+    }
 }

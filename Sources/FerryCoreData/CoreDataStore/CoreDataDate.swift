@@ -37,6 +37,31 @@ public enum CoreDataDate {
         return short
     }
 
+    /// What `UTCText.unixSeconds` reads from ``iso8601(secondsSince2001:)``'s text, worked out
+    /// without the text: nil where that text is not the short form (a date out of range, or one
+    /// with digits past microseconds), which a caller reads through the text. A store's dates are
+    /// read this way a million at a time: formatting, checking and reading the text again was a
+    /// fifteenth of converting a SwiftData store's logs.
+    public static func unixSeconds(secondsSince2001 seconds: Double) -> Double? {
+        let unix = seconds + referenceOffset
+        guard seconds.isFinite, representable.contains(unix) else { return nil }
+        var whole = unix.rounded(.down)
+        var micros = Int(((unix - whole) * 1_000_000).rounded())
+        if micros == 1_000_000 { whole += 1; micros = 0 }
+        // A carry into year 10000 is text the reading refuses.
+        guard whole <= representable.upperBound else { return nil }
+        guard micros > 0 else { return whole - referenceOffset == seconds ? whole : nil }
+        var value = micros
+        var width = 6
+        while value % 10 == 0 { value /= 10; width -= 1 }
+        // The short text's own check (it reads back as `seconds`), as ``secondsSince2001(iso8601:)`` reads it.
+        let (scaled, overflow) = (Int64(whole) - Int64(referenceOffset)).multipliedReportingOverflow(by: powersOfTen[width])
+        guard !overflow, (scaled + Int64(value)).magnitude <= 1 << 53,
+              Double(scaled + Int64(value)) / Double(powersOfTen[width]) == seconds else { return nil }
+        // `UTCText.unixSeconds`'s own arithmetic, so that the result is its double to the bit.
+        return Double(Int64(whole)) + Double(value) / pow(10, Double(width))
+    }
+
     /// The shortest decimal digits of `seconds`, split at the unix second below it.
     private static func exactText(_ seconds: Double) -> String? {
         let (negative, integer, fraction) = decimalDigits(seconds)

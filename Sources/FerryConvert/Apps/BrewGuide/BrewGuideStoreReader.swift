@@ -100,8 +100,8 @@ private struct BrewLogRow {
         switch cells[1] {
         case .null: unixTime = nil
         case .real, .integer:
-            // Through the dump's own text, as the general reading takes it: the same instant to the microsecond.
-            guard let seconds = number(1).flatMap({ $0 }), let unix = CanonicalTime.unixSeconds(CoreDataDate.iso8601(secondsSince2001: seconds)) else {
+            // The instant the dump's own text reads as, as the general reading takes it (to the microsecond).
+            guard let seconds = number(1).flatMap({ $0 }), let unix = CoreDataDate.unixSeconds(secondsSince2001: seconds) else {
                 log = nil
                 return
             }
