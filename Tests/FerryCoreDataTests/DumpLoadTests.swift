@@ -254,32 +254,27 @@ import Testing
     }
 
     /// A store's date read as a unix time without its text (the typed reading of a SwiftData
-    /// store's logs) is the text's reading to the bit, and nil only where the text is not the
-    /// short form: the typed reading then leaves the row to the general one.
+    /// store's logs) is the text's reading to the bit, whatever the date.
     @Test func unixSecondsOfADateAreItsTextsToTheBit() throws {
         func text(_ seconds: Double) -> Double? { UTCText.unixSeconds(CoreDataDate.iso8601(secondsSince2001: seconds)) }
         var random = SystemRandomNumberGenerator()
         var values: [Double] = [0, -0.25, 1e-5, 490_189_828.805, 490_189_828.80500007, -63_114_076_800, -63_113_904_000, 0.1 + 0.2, 5e-324,
                                 253_402_300_799 - CoreDataDate.referenceOffset, 253_402_300_799.9999996 - CoreDataDate.referenceOffset,
-                                -62_167_219_200 - CoreDataDate.referenceOffset, .nan, .infinity, 1e300]
+                                -62_167_219_200 - CoreDataDate.referenceOffset, .nan, .infinity, 1e300,
+                                // Past 2^53 microseconds, and where adding 1970's offset crosses a power of two.
+                                1e10 + 0.123457, -1e10 - 0.123457, 4_081_899_384.541469, 136_460_646_272.00002]
         for _ in 0..<20_000 {
-            // As apps store them: whole seconds, quarters, microseconds, and whatever a double holds.
-            let second = Double(Int.random(in: -3_000_000_000...3_000_000_000, using: &random))
+            // As apps store them: whole seconds, quarters, microseconds, and whatever a double holds,
+            // from year 0 to 9999.
+            let second = Double(Int.random(in: -63_000_000_000...252_000_000_000, using: &random))
+            let near = Double(Int.random(in: -3_000_000_000...3_000_000_000, using: &random))
             values += [second, second + Double(Int.random(in: 1...3, using: &random)) / 4,
-                       second + Double(Int.random(in: 1...999_999, using: &random)) / 1_000_000, Double.random(in: -3e9...3e9, using: &random)]
+                       second + Double(Int.random(in: 1...999_999, using: &random)) / 1_000_000,
+                       near + Double(Int.random(in: 1...999_999, using: &random)) / 1_000_000, Double.random(in: -3e9...3e9, using: &random)]
         }
-        var short = 0
         for seconds in values {
-            let written = CoreDataDate.iso8601(secondsSince2001: seconds)
-            let isShort = text(seconds) != nil && written.count <= 27
-            let unix = CoreDataDate.unixSeconds(secondsSince2001: seconds)
-            #expect((unix != nil) == isShort, "\(seconds): \(written)")
-            if let unix {
-                short += 1
-                #expect(text(seconds)?.bitPattern == unix.bitPattern, "\(seconds): \(written)")
-            }
+            #expect(CoreDataDate.unixSeconds(secondsSince2001: seconds)?.bitPattern == text(seconds)?.bitPattern,
+                    "\(seconds): \(CoreDataDate.iso8601(secondsSince2001: seconds))")
         }
-        // Every whole and quarter second at least.
-        #expect(short >= 40_000, "\(short)")
     }
 }

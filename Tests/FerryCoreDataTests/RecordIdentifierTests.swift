@@ -49,9 +49,14 @@ struct RecordIdentifierTests {
         #expect(warnings.keys.contains { $0.contains("1 UUID value(s) held by several rows") }, "\(warnings)")
     }
 
-    @Test func twoRowsOfTheSameBytesOrTheSameOtherTextNameNeither() throws {
-        let (named, _) = try ids([Self.firstBytes.databaseValue, "not a uuid".databaseValue, "NOT A UUID".databaseValue,
-                                  Self.firstBytes.databaseValue, "C0000000-1111-4222-8333-444444444444".databaseValue])
-        #expect(named == [1: "Pass/p1", 2: "Pass/p2", 3: "Pass/p3", 4: "Pass/p4", 5: "C0000000-1111-4222-8333-444444444444"])
+    @Test func twoRowsOfTheSameBytesNameNeither() throws {
+        let (named, _) = try ids([Self.firstBytes.databaseValue, "C0000000-1111-4222-8333-444444444444".databaseValue, Self.firstBytes.databaseValue])
+        #expect(named == [1: "Pass/p1", 2: "C0000000-1111-4222-8333-444444444444", 3: "Pass/p3"])
+    }
+
+    /// Text that is no UUID is not judged by the first pass: SQLite's grouping finds it twice.
+    @Test func twoRowsOfTheSameOtherTextNameNeither() throws {
+        let (named, _) = try ids(["not a uuid".databaseValue, "NOT A UUID".databaseValue, "C0000000-1111-4222-8333-444444444444".databaseValue])
+        #expect(named == [1: "Pass/p1", 2: "Pass/p2", 3: "C0000000-1111-4222-8333-444444444444"])
     }
 }

@@ -38,11 +38,18 @@ public enum CoreDataDate {
     }
 
     /// What `UTCText.unixSeconds` reads from ``iso8601(secondsSince2001:)``'s text, worked out
-    /// without the text: nil where that text is not the short form (a date out of range, or one
-    /// with digits past microseconds), which a caller reads through the text. A store's dates are
-    /// read this way a million at a time: formatting, checking and reading the text again was a
-    /// fifteenth of converting a SwiftData store's logs.
+    /// without the text for the short form of the dates apps store (whole seconds or up to
+    /// microseconds, 1716 to 2286), through the text for the rest. A store's dates are read this
+    /// way a million at a time: formatting, checking and reading the text again was a fifteenth
+    /// of converting a SwiftData store's logs.
     public static func unixSeconds(secondsSince2001 seconds: Double) -> Double? {
+        if let unix = shortFormUnixSeconds(seconds) { return unix }
+        return UTCText.unixSeconds(iso8601(secondsSince2001: seconds))
+    }
+
+    /// ``unixSeconds(secondsSince2001:)`` by arithmetic alone, nil where that is not sure to give
+    /// the text's double to the bit (the caller then reads the text).
+    private static func shortFormUnixSeconds(_ seconds: Double) -> Double? {
         let unix = seconds + referenceOffset
         guard seconds.isFinite, representable.contains(unix) else { return nil }
         var whole = unix.rounded(.down)

@@ -1,4 +1,5 @@
 import FerryFiles
+import FerrySystem
 import Foundation
 import GRDB
 
@@ -62,6 +63,8 @@ public final class CoreDataStoreFile: @unchecked Sendable {
                 openMode = hasWAL ? "private copy with its -wal" : hasJournal ? "private copy with its -journal" : "private copy"
             } else {
                 copyDirectory = nil
+                // Every page is read below (quick_check) and again by the walk: read in order first.
+                SystemCall.readThrough(path)
                 var configuration = Configuration()
                 configuration.readonly = true
                 queue = try DatabaseQueue(path: Self.immutableURI(path), configuration: configuration)
