@@ -5,21 +5,11 @@ let package = Package(
     name: "Ferry",
     // macOS and iOS build in .github/workflows/ci.yml; Linux is tested by .ci/run.
     platforms: [.macOS(.v13), .iOS(.v16)],
+    // A library per target an app may embed, each named as its target.
     products: [
-        .library(name: "FerrySystem", targets: ["FerrySystem"]),
-        .library(name: "FerryJSON", targets: ["FerryJSON"]),
-        .library(name: "FerryFiles", targets: ["FerryFiles"]),
-        .library(name: "FerryModel", targets: ["FerryModel"]),
-        .library(name: "FerryCoreData", targets: ["FerryCoreData"]),
-        .library(name: "FerryCanonical", targets: ["FerryCanonical"]),
-        .library(name: "FerryStore", targets: ["FerryStore"]),
-        .library(name: "FerryConvert", targets: ["FerryConvert"]),
-        .library(name: "FerryArchive", targets: ["FerryArchive"]),
-        .library(name: "FerryFormats", targets: ["FerryFormats"]),
-        .library(name: "FerryView", targets: ["FerryView"]),
-        .library(name: "FerryBundle", targets: ["FerryBundle"]),
-        .executable(name: "ferry", targets: ["ferry"]),
-    ],
+        "FerrySystem", "FerryJSON", "FerryFiles", "FerryModel", "FerryCoreData", "FerryCanonical",
+        "FerryStore", "FerryConvert", "FerryArchive", "FerryFormats", "FerryView", "FerryBundle",
+    ].map { Product.library(name: $0, targets: [$0]) } + [.executable(name: "ferry", targets: ["ferry"])],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),

@@ -138,13 +138,7 @@ private struct UUIDBits: Hashable {
     init?(text: UnsafeBufferPointer<UInt8>) {
         var high: UInt64 = 0, low: UInt64 = 0, digits = 0
         for character in text where character != UInt8(ascii: "-") {
-            let nibble: UInt8
-            switch character {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = character - UInt8(ascii: "0")
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = character - UInt8(ascii: "A") + 10
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = character - UInt8(ascii: "a") + 10
-            default: return nil
-            }
+            guard let nibble = UUIDText.hexDigit(character) else { return nil }
             guard digits < 32 else { return nil }
             if digits < 16 { high = high << 4 | UInt64(nibble) } else { low = low << 4 | UInt64(nibble) }
             digits += 1

@@ -18,17 +18,23 @@ public enum UUIDText {
                 guard character == UInt8(ascii: "-") else { return nil }
                 continue
             }
-            let nibble: UInt8
-            switch character {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = character - UInt8(ascii: "0")
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = character - UInt8(ascii: "A") + 10
-            case UInt8(ascii: "a")...UInt8(ascii: "f") where !upperCaseOnly: nibble = character - UInt8(ascii: "a") + 10
-            default: return nil
-            }
+            guard let nibble = hexDigit(character, upperCaseOnly: upperCaseOnly) else { return nil }
             if digits < 16 { high = high << 4 | UInt64(nibble) } else { low = low << 4 | UInt64(nibble) }
             digits += 1
         }
         return (high, low)
+    }
+
+    /// The value of one hexadecimal digit; nil for any other character (and, with
+    /// `upperCaseOnly`, for `a`–`f`).
+    @inline(__always)
+    static func hexDigit(_ character: UInt8, upperCaseOnly: Bool = false) -> UInt8? {
+        switch character {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return character - UInt8(ascii: "0")
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return character - UInt8(ascii: "A") + 10
+        case UInt8(ascii: "a")...UInt8(ascii: "f") where !upperCaseOnly: return character - UInt8(ascii: "a") + 10
+        default: return nil
+        }
     }
 
     /// The 16 bytes Core Data stores for a UUID attribute.
