@@ -165,6 +165,7 @@ public struct CoreDataSQLLayout: Sendable {
         var columns: [(key: ColumnKey, column: Column)] = []
         for (index, entity) in members.enumerated() {
             entityTables[entity.name] = tableName
+            var orderPlaces: [String: Int]?
             // Attributes are named before relationships, each in name order: the earlier entity keeps the bare name.
             for attribute in entity.attributes.sorted(by: { $0.name < $1.name }) where Self.isStored(attribute) {
                 let name = names.claim("Z" + attribute.name.uppercased())
@@ -188,12 +189,14 @@ public struct CoreDataSQLLayout: Sendable {
                     entityColumn = claimed
                 }
                 relationshipStorage[entity.name, default: [:]][relationship.name] = .foreignKey(column: name, entityColumn: entityColumn)
-                if let (_, inverse) = inverse(of: relationship), inverse.isToMany, inverse.isOrdered {
-                    // Several ordering columns in one table follow their to-manys' names, shorter first
-                    // (Wire ZMESSAGE: messages before hiddenMessages; Photos; a fitted rule, see Formats/).
+                if inverse(of: relationship).map({ $0.relationship.isToMany && $0.relationship.isOrdered }) == true {
+                    // Several ordering columns of one entity come in the order of Core Data's own
+                    // table of the entity's properties (``ForeignOrderKeyOrder``).
+                    let places = orderPlaces ?? ForeignOrderKeyOrder.places(in: entity, of: model)
+                    orderPlaces = places
                     let order = names.claim("Z_FOK_" + upper)
                     orderColumns[entity.name, default: [:]][relationship.name] = order
-                    columns.append((ColumnKey(group: 1, entity: index, kind: inverse.name.count, name: inverse.name, tiebreak: relationship.name, entityColumn: 0),
+                    columns.append((ColumnKey(group: 1, entity: index, kind: places[relationship.name] ?? 0, name: relationship.name, tiebreak: "", entityColumn: 0),
                                     Column(name: order, declaredType: "INTEGER")))
                 }
             }

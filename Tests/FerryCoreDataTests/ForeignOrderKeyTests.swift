@@ -1,0 +1,66 @@
+import FerryCoreData
+import FerryModel
+import FerryTestSupport
+import FerryTestTraits
+import Foundation
+import Testing
+
+/// Several `Z_FOK_` columns in one table: in the order Core Data's own table of the entity's
+/// properties gives them (`Formats/coredata-sql-mapping.md` §4.3), held against real stores.
+@Suite struct ForeignOrderKeyTests {
+    /// Shaped as DuckDuckGo's bookmarks (BookmarksModel 1–3, 14 or 15 properties and keys: a table
+    /// of 23 buckets, as here): a store it made has `Z_FOK_FAVORITEFOLDER` before `Z_FOK_PARENT`,
+    /// where ordering by the to-manys' names (or their lengths: `children` before `favorites`)
+    /// gives the other order.
+    static let bookmarksXML = """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+            <entity name="BookmarkEntity" representedClassName="BookmarkEntity" syncable="YES">
+                <attribute name="addedAt" optional="YES" attributeType="Date"/>
+                <attribute name="isFolder" attributeType="Boolean" usesScalarValueType="YES"/>
+                <attribute name="key" optional="YES" attributeType="UUID"/>
+                <attribute name="label" optional="YES" attributeType="String"/>
+                <attribute name="link" optional="YES" attributeType="URI"/>
+                <relationship name="children" optional="YES" toMany="YES" deletionRule="Cascade" ordered="YES" destinationEntity="BookmarkEntity" inverseName="parent" inverseEntity="BookmarkEntity"/>
+                <relationship name="favoriteFolder" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="BookmarkEntity" inverseName="favorites" inverseEntity="BookmarkEntity"/>
+                <relationship name="favorites" optional="YES" toMany="YES" deletionRule="Nullify" ordered="YES" destinationEntity="BookmarkEntity" inverseName="favoriteFolder" inverseEntity="BookmarkEntity"/>
+                <relationship name="parent" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="BookmarkEntity" inverseName="children" inverseEntity="BookmarkEntity"/>
+            </entity>
+        </model>
+        """
+
+    static func orderColumns(_ model: DataModel, table: String) throws -> [String] {
+        let layout = CoreDataSQLLayout(model: model)
+        return try #require(layout.table(named: table)).columns.map(\.name).filter { $0.hasPrefix("Z_FOK_") }
+    }
+
+    @Test func aBookmarksModelOrdersItsColumnsAsItsStore() throws {
+        let model = try ModelParser().parse(data: Data(Self.bookmarksXML.utf8), file: "contents")
+        #expect(try Self.orderColumns(model, table: "ZBOOKMARKENTITY") == ["Z_FOK_FAVORITEFOLDER", "Z_FOK_PARENT"])
+    }
+
+    /// DuckDuckGo's own model versions that have both to-ones.
+    @Test(.needsCorpus) func duckDuckGosBookmarkModelsOrderTheirColumnsAsItsStore() throws {
+        let bundle = try ModelBundle(at: TestPaths.corpus.appendingPathComponent(
+            "models/009__duckduckgo__BrowserServicesKit__BookmarksModel.xcdatamodeld/BookmarksModel.xcdatamodeld").path)
+        for version in ["BookmarksModel", "BookmarksModel 2", "BookmarksModel 3"] {
+            #expect(try Self.orderColumns(bundle.model(version: version), table: "ZBOOKMARKENTITY") == ["Z_FOK_FAVORITEFOLDER", "Z_FOK_PARENT"], "\(version)")
+        }
+    }
+
+    /// The Photos libraries' tables, laid out from their own model caches: Photos 15.4.1's
+    /// `ZASSET` has four (`…PRIVATE`, `…MIXED`, `…SHARED` in neither name nor length order).
+    @Test(.needsCorpus, arguments: photosAndSwiftDataStores)
+    func everyTableOrdersItsColumnsAsTheStore(path: String) throws {
+        let reader = try CoreDataStoreReader(path: path)
+        let layout = CoreDataSQLLayout(model: reader.model, frameworkVersion: reader.metadata.frameworkVersion.flatMap { Int($0) })
+        var compared = 0
+        for table in layout.tables where table.rootEntity != nil {
+            let predicted = table.columns.map(\.name).filter { $0.hasPrefix("Z_FOK_") }
+            guard predicted.count > 1, let real = reader.schema.tables.first(where: { $0.name == table.name }) else { continue }
+            #expect(predicted == real.columns.map(\.name).filter { $0.hasPrefix("Z_FOK_") }, "\(table.name)")
+            compared += 1
+        }
+        if path.contains("15.4.1") { #expect(compared == 2) }
+    }
+}
