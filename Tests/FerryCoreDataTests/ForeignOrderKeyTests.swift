@@ -1,4 +1,4 @@
-import FerryCoreData
+@testable import FerryCoreData
 import FerryModel
 import FerryTestSupport
 import FerryTestTraits
@@ -29,6 +29,39 @@ import Testing
         </model>
         """
 
+    /// Shaped as Wire's messages (19 properties and keys: 41 buckets, as Wire's 18 to 24): its
+    /// stores have `Z_FOK_VISIBLEINCONVERSATION` before `Z_FOK_HIDDENINCONVERSATION`, where name
+    /// order gives the other. With the bookmarks above, neither name nor length order passes both.
+    static let messagesXML = """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+            <entity name="Conversation" representedClassName="Conversation" syncable="YES">
+                <attribute name="title" optional="YES" attributeType="String"/>
+                <relationship name="hiddenMessages" optional="YES" toMany="YES" deletionRule="Nullify" ordered="YES" destinationEntity="Message" inverseName="hiddenInConversation" inverseEntity="Message"/>
+                <relationship name="messages" optional="YES" toMany="YES" deletionRule="Nullify" ordered="YES" destinationEntity="Message" inverseName="visibleInConversation" inverseEntity="Message"/>
+            </entity>
+            <entity name="Message" representedClassName="Message" syncable="YES">
+                <attribute name="body" optional="YES" attributeType="String"/>
+                <attribute name="expiresAt" optional="YES" attributeType="Date"/>
+                <attribute name="flavor" optional="YES" attributeType="Integer 16" usesScalarValueType="YES"/>
+                <attribute name="isEdited" optional="YES" attributeType="Boolean" usesScalarValueType="YES"/>
+                <attribute name="isRead" optional="YES" attributeType="Boolean" usesScalarValueType="YES"/>
+                <attribute name="nonce" optional="YES" attributeType="UUID"/>
+                <attribute name="sentAt" optional="YES" attributeType="Date"/>
+                <attribute name="serverTimestamp" optional="YES" attributeType="Date"/>
+                <attribute name="state" optional="YES" attributeType="Integer 32" usesScalarValueType="YES"/>
+                <attribute name="text" optional="YES" attributeType="String"/>
+                <relationship name="hiddenInConversation" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Conversation" inverseName="hiddenMessages" inverseEntity="Conversation"/>
+                <relationship name="sender" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="User" inverseName="sentMessages" inverseEntity="User"/>
+                <relationship name="visibleInConversation" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Conversation" inverseName="messages" inverseEntity="Conversation"/>
+            </entity>
+            <entity name="User" representedClassName="User" syncable="YES">
+                <attribute name="name" optional="YES" attributeType="String"/>
+                <relationship name="sentMessages" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Message" inverseName="sender" inverseEntity="Message"/>
+            </entity>
+        </model>
+        """
+
     static func orderColumns(_ model: DataModel, table: String) throws -> [String] {
         let layout = CoreDataSQLLayout(model: model)
         return try #require(layout.table(named: table)).columns.map(\.name).filter { $0.hasPrefix("Z_FOK_") }
@@ -37,6 +70,22 @@ import Testing
     @Test func aBookmarksModelOrdersItsColumnsAsItsStore() throws {
         let model = try ModelParser().parse(data: Data(Self.bookmarksXML.utf8), file: "contents")
         #expect(try Self.orderColumns(model, table: "ZBOOKMARKENTITY") == ["Z_FOK_FAVORITEFOLDER", "Z_FOK_PARENT"])
+    }
+
+    @Test func aMessagesModelOrdersItsColumnsAsWiresStores() throws {
+        let model = try ModelParser().parse(data: Data(Self.messagesXML.utf8), file: "contents")
+        #expect(try Self.orderColumns(model, table: "ZMESSAGE") == ["Z_FOK_VISIBLEINCONVERSATION", "Z_FOK_HIDDENINCONVERSATION"])
+    }
+
+    /// The hash, against values of an independent implementation (Python, from the rule as
+    /// `Formats/coredata-sql-mapping.md` states it): a short name, one past 23 units (only six of
+    /// its 4-unit chunks count) and one beyond ASCII.
+    @Test func theNameHashIsTheRules() {
+        #expect(ForeignOrderKeyOrder.hash("") == 0)
+        #expect(ForeignOrderKeyOrder.hash("a") == 1062)
+        #expect(ForeignOrderKeyOrder.hash("visibleInConversation") == 3_589_291_701)
+        #expect(ForeignOrderKeyOrder.hash("dayHighlightBeingCollageAssetsPrivate") == 3_979_509_770)
+        #expect(ForeignOrderKeyOrder.hash("größeDerPortion") == 2_093_841_704)
     }
 
     /// DuckDuckGo's own model versions that have both to-ones.

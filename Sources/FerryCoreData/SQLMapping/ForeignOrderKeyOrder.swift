@@ -1,10 +1,11 @@
 import FerryModel
 
-/// The order of an entity's `Z_FOK_` columns: Core Data reads the entity's SQL properties back
-/// from a hash table of its own (not CFDictionary's: other table sizes, a 32-bit string hash that
-/// reads only six 4-character chunks of a name longer than 23) sized for their count, and adds an
-/// ordering column for each to-one with an ordered inverse as it meets it there. The evidence
-/// (Wire, Photos, DuckDuckGo) is in `Formats/coredata-sql-mapping.md` §4.3.
+/// The order of an entity's `Z_FOK_` columns: Core Data orders them as if it read the entity's
+/// SQL properties back from a hash table of its own (not CFDictionary's: other table sizes, a
+/// 32-bit string hash that reads only six 4-character chunks of a name longer than 23) sized for
+/// their count, adding an ordering column for each to-one with an ordered inverse as it met it
+/// there. A rule fitted to every known case (Wire, Photos, DuckDuckGo), with its guesses, in
+/// `Formats/coredata-sql-mapping.md` §4.3.
 enum ForeignOrderKeyOrder {
     /// The most entries each table size holds, and that size.
     static let tableSizes: [(capacity: Int, buckets: Int)] = [
@@ -25,6 +26,7 @@ enum ForeignOrderKeyOrder {
             let destination = relationship.destinationEntity.flatMap(model.entity(named:))
             count += destination?.subentityNames.isEmpty == false ? 3 : 2
         }
+        // Beyond the sizes known, no places: the columns then follow their to-ones' names.
         guard let size = tableSizes.first(where: { count <= $0.capacity })?.buckets else { return [:] }
         var table = [String?](repeating: nil, count: size)
         // Names meet in a bucket only by collision; which comes first then is a guess (by name).
