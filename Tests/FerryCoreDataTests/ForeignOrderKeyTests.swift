@@ -12,55 +12,17 @@ import Testing
     /// of 23 buckets, as here): a store it made has `Z_FOK_FAVORITEFOLDER` before `Z_FOK_PARENT`,
     /// where ordering by the to-manys' names (or their lengths: `children` before `favorites`)
     /// gives the other order.
-    static let bookmarksXML = """
-        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
-            <entity name="BookmarkEntity" representedClassName="BookmarkEntity" syncable="YES">
-                <attribute name="addedAt" optional="YES" attributeType="Date"/>
-                <attribute name="isFolder" attributeType="Boolean" usesScalarValueType="YES"/>
-                <attribute name="key" optional="YES" attributeType="UUID"/>
-                <attribute name="label" optional="YES" attributeType="String"/>
-                <attribute name="link" optional="YES" attributeType="URI"/>
-                <relationship name="children" optional="YES" toMany="YES" deletionRule="Cascade" ordered="YES" destinationEntity="BookmarkEntity" inverseName="parent" inverseEntity="BookmarkEntity"/>
-                <relationship name="favoriteFolder" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="BookmarkEntity" inverseName="favorites" inverseEntity="BookmarkEntity"/>
-                <relationship name="favorites" optional="YES" toMany="YES" deletionRule="Nullify" ordered="YES" destinationEntity="BookmarkEntity" inverseName="favoriteFolder" inverseEntity="BookmarkEntity"/>
-                <relationship name="parent" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="BookmarkEntity" inverseName="children" inverseEntity="BookmarkEntity"/>
-            </entity>
-        </model>
-        """
+    static let bookmarks = fixture("Bookmarks")
 
     /// Shaped as Wire's messages (19 properties and keys: 41 buckets, as Wire's 18 to 24): its
     /// stores have `Z_FOK_VISIBLEINCONVERSATION` before `Z_FOK_HIDDENINCONVERSATION`, where name
     /// order gives the other. With the bookmarks above, neither name nor length order passes both.
-    static let messagesXML = """
-        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
-            <entity name="Conversation" representedClassName="Conversation" syncable="YES">
-                <attribute name="title" optional="YES" attributeType="String"/>
-                <relationship name="hiddenMessages" optional="YES" toMany="YES" deletionRule="Nullify" ordered="YES" destinationEntity="Message" inverseName="hiddenInConversation" inverseEntity="Message"/>
-                <relationship name="messages" optional="YES" toMany="YES" deletionRule="Nullify" ordered="YES" destinationEntity="Message" inverseName="visibleInConversation" inverseEntity="Message"/>
-            </entity>
-            <entity name="Message" representedClassName="Message" syncable="YES">
-                <attribute name="body" optional="YES" attributeType="String"/>
-                <attribute name="expiresAt" optional="YES" attributeType="Date"/>
-                <attribute name="flavor" optional="YES" attributeType="Integer 16" usesScalarValueType="YES"/>
-                <attribute name="isEdited" optional="YES" attributeType="Boolean" usesScalarValueType="YES"/>
-                <attribute name="isRead" optional="YES" attributeType="Boolean" usesScalarValueType="YES"/>
-                <attribute name="nonce" optional="YES" attributeType="UUID"/>
-                <attribute name="sentAt" optional="YES" attributeType="Date"/>
-                <attribute name="serverTimestamp" optional="YES" attributeType="Date"/>
-                <attribute name="state" optional="YES" attributeType="Integer 32" usesScalarValueType="YES"/>
-                <attribute name="text" optional="YES" attributeType="String"/>
-                <relationship name="hiddenInConversation" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Conversation" inverseName="hiddenMessages" inverseEntity="Conversation"/>
-                <relationship name="sender" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="User" inverseName="sentMessages" inverseEntity="User"/>
-                <relationship name="visibleInConversation" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Conversation" inverseName="messages" inverseEntity="Conversation"/>
-            </entity>
-            <entity name="User" representedClassName="User" syncable="YES">
-                <attribute name="name" optional="YES" attributeType="String"/>
-                <relationship name="sentMessages" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Message" inverseName="sender" inverseEntity="Message"/>
-            </entity>
-        </model>
-        """
+    static let messages = fixture("Messages")
+
+    /// A model of `Tests/Fixtures/SQLMapping/OrderingColumns`.
+    static func fixture(_ name: String) -> URL {
+        TestPaths.packageRoot.appendingPathComponent("Tests/Fixtures/SQLMapping/OrderingColumns/\(name).xcdatamodel/contents")
+    }
 
     static func orderColumns(_ model: DataModel, table: String) throws -> [String] {
         let layout = CoreDataSQLLayout(model: model)
@@ -68,12 +30,12 @@ import Testing
     }
 
     @Test func aBookmarksModelOrdersItsColumnsAsItsStore() throws {
-        let model = try ModelParser().parse(data: Data(Self.bookmarksXML.utf8), file: "contents")
+        let model = try ModelParser().parse(data: Data(contentsOf: Self.bookmarks), file: Self.bookmarks.path)
         #expect(try Self.orderColumns(model, table: "ZBOOKMARKENTITY") == ["Z_FOK_FAVORITEFOLDER", "Z_FOK_PARENT"])
     }
 
     @Test func aMessagesModelOrdersItsColumnsAsWiresStores() throws {
-        let model = try ModelParser().parse(data: Data(Self.messagesXML.utf8), file: "contents")
+        let model = try ModelParser().parse(data: Data(contentsOf: Self.messages), file: Self.messages.path)
         #expect(try Self.orderColumns(model, table: "ZMESSAGE") == ["Z_FOK_VISIBLEINCONVERSATION", "Z_FOK_HIDDENINCONVERSATION"])
     }
 
