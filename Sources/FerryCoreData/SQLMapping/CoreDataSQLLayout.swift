@@ -151,10 +151,10 @@ public struct CoreDataSQLLayout: Sendable {
     /// The sort key of a column: type group first, then the declaring entity's place in the
     /// hierarchy, then a kind within the group, then names.
     private struct ColumnKey: Comparable {
-        var group: Int, entity: Int, kind: Int, name: String, tiebreak: String, entityColumn: Int
+        var group: Int, entity: Int, kind: Int, name: String, entityColumn: Int
 
         static func < (a: Self, b: Self) -> Bool {
-            (a.group, a.entity, a.kind, a.name, a.tiebreak, a.entityColumn) < (b.group, b.entity, b.kind, b.name, b.tiebreak, b.entityColumn)
+            (a.group, a.entity, a.kind, a.name, a.entityColumn) < (b.group, b.entity, b.kind, b.name, b.entityColumn)
         }
     }
 
@@ -171,13 +171,13 @@ public struct CoreDataSQLLayout: Sendable {
                 let name = names.claim("Z" + attribute.name.uppercased())
                 attributeColumns[entity.name, default: [:]][attribute.name] = name
                 let (group, type) = Self.placement(of: attribute.type)
-                columns.append((ColumnKey(group: group, entity: index, kind: 0, name: attribute.name, tiebreak: "", entityColumn: 0),
+                columns.append((ColumnKey(group: group, entity: index, kind: 0, name: attribute.name, entityColumn: 0),
                                 Column(name: name, declaredType: type)))
             }
             for relationship in entity.relationships.sorted(by: { $0.name < $1.name }) where Self.isStored(relationship) && !relationship.isToMany {
                 let upper = relationship.name.uppercased()
                 let name = names.claim("Z" + upper)
-                let key = ColumnKey(group: 0, entity: index, kind: 1, name: relationship.name, tiebreak: "", entityColumn: 0)
+                let key = ColumnKey(group: 0, entity: index, kind: 1, name: relationship.name, entityColumn: 0)
                 columns.append((key, Column(name: name, declaredType: "INTEGER")))
                 var entityColumn: String?
                 if let destination = relationship.destinationEntity.flatMap(model.entity(named:)), !destination.subentityNames.isEmpty,
@@ -196,7 +196,7 @@ public struct CoreDataSQLLayout: Sendable {
                     orderPlaces = places
                     let order = names.claim("Z_FOK_" + upper)
                     orderColumns[entity.name, default: [:]][relationship.name] = order
-                    columns.append((ColumnKey(group: 1, entity: index, kind: places[relationship.name] ?? 0, name: relationship.name, tiebreak: "", entityColumn: 0),
+                    columns.append((ColumnKey(group: 1, entity: index, kind: places[relationship.name] ?? 0, name: relationship.name, entityColumn: 0),
                                     Column(name: order, declaredType: "INTEGER")))
                 }
             }
@@ -205,7 +205,7 @@ public struct CoreDataSQLLayout: Sendable {
             guard let destination = relationship.destinationEntity, let index = members.firstIndex(where: { $0.name == destination }),
                   let number = entityNumbers[source.name] else { continue }
             let name = names.claim("Z\(number)\(relationship.name.uppercased())")
-            columns.append((ColumnKey(group: 0, entity: index, kind: 2, name: relationship.name, tiebreak: "", entityColumn: 0),
+            columns.append((ColumnKey(group: 0, entity: index, kind: 2, name: relationship.name, entityColumn: 0),
                             Column(name: name, declaredType: "INTEGER")))
             relationshipStorage[source.name, default: [:]][relationship.name] = .inverseForeignKey(table: tableName, column: name, orderColumn: nil)
         }
