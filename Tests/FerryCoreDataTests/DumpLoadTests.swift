@@ -166,7 +166,29 @@ import Testing
         } catch let error as CoreDataReadError {
             caught = error
         }
+        // Scanned in pieces of a few bytes by several threads, the first pass names the same record.
+        var pieces = CoreDataDumpLoader(model: model)
+        pieces.firstPassPieceSize = 7
+        let inPieces = #expect(throws: CoreDataReadError.self) {
+            _ = try pieces.load(from: records, to: directory.url.appendingPathComponent("pieces.sqlite").path)
+        }
+        #expect(inPieces.map { "\($0)" } == caught.map { "\($0)" })
         return (caught, StoreFixtures.listing(directory.path).filter { !$0.hasPrefix("records") })
+    }
+
+    /// The Gallery store's dump loaded with the first pass in pieces from one byte up dumps the same.
+    @Test(arguments: [1, 40, 1 << 20])
+    func theFirstPassInPiecesLoadsTheSameStore(_ size: Int) throws {
+        let directory = TemporaryDirectory()
+        let first = directory.url.appendingPathComponent("first").path, second = directory.url.appendingPathComponent("second").path
+        let before = try Self.dumped(Self.galleryStore, model: Self.galleryModel, into: first)
+        let reader = try CoreDataStoreReader(path: Self.galleryStore, model: Self.galleryModel)
+        var loader = CoreDataDumpLoader(model: reader.model, frameworkVersion: reader.metadata.frameworkVersion.flatMap { Int($0) })
+        loader.firstPassPieceSize = size
+        let loaded = directory.url.appendingPathComponent("loaded.sqlite").path
+        let counts = try loader.load(from: first, to: loaded)
+        #expect(counts.values.reduce(0, +) >= 10)
+        #expect(try Self.dumped(loaded, model: Self.galleryModel, into: second) == before)
     }
 
     @Test(arguments: [

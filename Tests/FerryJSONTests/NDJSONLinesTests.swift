@@ -27,6 +27,33 @@ import Testing
         #expect(read.map(\.1) == Array(1...split.count))
     }
 
+    /// Cut at every byte, a file's two ranges give each line once, whole, to the range it starts
+    /// in: numbered on from the first range's count, at the offsets where the lines start.
+    @Test(arguments: [16, 1 << 20])
+    func rangesShareTheLinesOfTheWhole(_ chunkSize: Int) throws {
+        let long = String(repeating: "é", count: 40)
+        let text = "{\"a\":1}\n\n  \n{\"b\":\"\(long)\"}\r\n{\"c\":[1,2,3]}\nlast without a break"
+        let directory = TemporaryDirectory()
+        let path = try directory.write(text, to: "records.ndjson")
+        let bytes = Array(text.utf8)
+        let whole = try Self.lines(of: text, chunkSize: chunkSize)
+        for cut in 0...bytes.count + 1 {
+            var lines: [(String, Int)] = []
+            var counted = 0
+            for range in [0..<cut, cut..<Int.max] {
+                let before = counted
+                counted += try NDJSONLines(path: path, chunkSize: chunkSize).forEach(startingIn: range) { line, number, offset in
+                    #expect(range.contains(offset), "cut \(cut): a line starting at \(offset)")
+                    #expect(Array(bytes[offset..<offset + line.count]) == Array(line), "cut \(cut)")
+                    lines.append((String(decoding: line, as: UTF8.self), before + number))
+                }
+            }
+            #expect(lines.map(\.0) == whole.map(\.0), "cut \(cut)")
+            #expect(lines.map(\.1) == whole.map(\.1), "cut \(cut)")
+            #expect(counted == whole.count, "cut \(cut)")
+        }
+    }
+
     @Test func aFileEndingInALineBreakHasNoEmptyLastLine() throws {
         let read = try Self.lines(of: "one\ntwo\n", chunkSize: 16)
         #expect(read.map(\.0) == ["one", "two"])

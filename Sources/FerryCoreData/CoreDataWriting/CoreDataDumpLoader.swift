@@ -17,6 +17,8 @@ public struct CoreDataDumpLoader: Sendable {
     /// The framework version to claim; by default the dumped store's (its `_store.json`), else
     /// ``CoreDataStoreWriter/defaultFrameworkVersion``.
     public var frameworkVersion: Int?
+    /// How many bytes of a file one thread of the first pass scans at a time.
+    package var firstPassPieceSize = 16 << 20
 
     public init(model: DataModel, frameworkVersion: Int? = nil) {
         self.model = model
@@ -113,7 +115,7 @@ public struct CoreDataDumpLoader: Sendable {
     func forEachRecord(in file: String, _ body: (UnsafeBufferPointer<UInt8>, Int) throws -> Void) throws {
         do {
             try NDJSONLines(path: file).forEach { bytes, number in
-                guard !bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) else { return }
+                guard !Self.isBlank(bytes) else { return }
                 try body(bytes, number)
             }
         } catch let failure as NDJSONLines.Failure {
@@ -140,45 +142,8 @@ public struct CoreDataDumpLoader: Sendable {
         }
     }
 
-    /// The first pass: each record's entity, id and pk, most read without their values.
-    private func indexRecords(in files: [String], layout: CoreDataSQLLayout) throws -> IndexedRecords {
-        let concrete = model.entities.filter { !$0.isAbstract }
-        var index = DumpKeyIndex(entities: concrete.map { ($0.name, layout.entityTables[$0.name] ?? "") })
-        var reader = JSONDocumentReader()
-        var ranges: [Range<Int>] = []
-        var last: (name: [UInt8], entity: UInt16)?
-        for (number, file) in files.enumerated() {
-            let start = index.entries.count
-            try forEachRecord(in: file) { bytes, line in
-                if let header = DumpRecordHeader.scan(bytes), header.primaryKey.map({ (1...CoreDataStoreWriter.highestKey).contains($0) }) ?? true {
-                    let entity: UInt16?
-                    if let last, header.entity.elementsEqual(last.name) {
-                        entity = last.entity
-                    } else {
-                        entity = index.entityIndex(String(decoding: header.entity, as: UTF8.self))
-                        last = entity.map { (Array(header.entity), $0) }
-                    }
-                    if let entity {
-                        index.add(entity: entity, id: header.id, primaryKey: header.primaryKey, file: number, line: line)
-                        return
-                    }
-                }
-                // Read whole, the record is accepted as it is or refused with the reason.
-                let record = try record(bytes, at: RecordLocation(file: file, record: line), reader: &reader)
-                guard let entity = index.entityIndex(record.entity.name) else { return }
-                var id = record.id
-                id.withUTF8 { index.add(entity: entity, id: $0, primaryKey: record.primaryKey, file: number, line: line) }
-            }
-            ranges.append(start..<index.entries.count)
-        }
-        if let clash = index.seal() { throw try clashError(clash, index: index, files: files) }
-        var counts = [Int](repeating: 0, count: concrete.count)
-        for entry in index.entries { counts[Int(entry.entity)] += 1 }
-        return IndexedRecords(index: index, files: ranges, counts: counts)
-    }
-
     /// Names the later of two records that clash, and the earlier one when their pk does.
-    private func clashError(_ clash: DumpKeyIndex.Clash, index: DumpKeyIndex, files: [String]) throws -> CoreDataReadError {
+    func clashError(_ clash: DumpKeyIndex.Clash, index: DumpKeyIndex, files: [String]) throws -> CoreDataReadError {
         let second = try record(atEntry: clash.second, index: index, files: files)
         switch clash.kind {
         case .id:
