@@ -77,8 +77,9 @@ public struct NDJSONLines {
                 }
                 return start
             }
-            // At the end of the file, or the next line starts beyond the range.
-            if got == 0 || (!inLineBefore && bufferStart + consumed >= range.upperBound) { return number }
+            // At the end of the file, or the next line starts beyond the range (still inside the
+            // line before, the range has none: read on, each range would read a long line again).
+            if got == 0 || bufferStart + consumed >= range.upperBound { return number }
             if consumed > 0 {
                 buffer.withUnsafeMutableBytes { bytes in
                     _ = memmove(bytes.baseAddress!, bytes.baseAddress! + consumed, filled - consumed)

@@ -176,6 +176,26 @@ import Testing
         return (caught, StoreFixtures.listing(directory.path).filter { !$0.hasPrefix("records") })
     }
 
+    /// A file that cannot be read is named in its turn, after a bad record of a file before it.
+    @Test func anUnreadableFileIsNamedInTheFilesOrder() throws {
+        let directory = TemporaryDirectory()
+        let records = directory.url.appendingPathComponent("records").path
+        try FileManager.default.createDirectory(atPath: records, withIntermediateDirectories: true)
+        try Data(#"{"entity":"Room","id":"r1","#.utf8).write(to: URL(fileURLWithPath: records + "/Room.ndjson"))
+        try FileManager.default.createSymbolicLink(atPath: records + "/Show.ndjson", withDestinationPath: records + "/missing")
+        let model = try ModelBundle(at: Self.galleryModel).currentModel()
+        let error = #expect(throws: CoreDataReadError.self) {
+            _ = try CoreDataDumpLoader(model: model).load(from: records, to: directory.url.appendingPathComponent("out.sqlite").path)
+        }
+        #expect(error.map { "\($0)" }?.contains("Room.ndjson: record 1: not JSON") == true, "\(String(describing: error))")
+        try FileManager.default.removeItem(atPath: records + "/Room.ndjson")
+        let unreadable = #expect(throws: CoreDataReadError.self) {
+            _ = try CoreDataDumpLoader(model: model).load(from: records, to: directory.url.appendingPathComponent("out.sqlite").path)
+        }
+        #expect(unreadable.map { "\($0)" }?.contains("Show.ndjson") == true, "\(String(describing: unreadable))")
+        #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("out.sqlite").path))
+    }
+
     /// The Gallery store's dump loaded with the first pass in pieces from one byte up dumps the same.
     @Test(arguments: [1, 40, 1 << 20])
     func theFirstPassInPiecesLoadsTheSameStore(_ size: Int) throws {
@@ -221,6 +241,9 @@ import Testing
         // A record that clashes by id and by pk is named for its id.
         (#"{"entity":"Room","id":"P","pk":7}"# + "\n" + #"{"entity":"Room","id":"Q","pk":1}"# + "\n" + #"{"entity":"Room","id":"Q","pk":7}"#,
          "record 3: id Q: a second record with this id"),
+        // A record read whole in the first pass, past the start of the file.
+        (#"{"entity":"Room","id":"r1","values":{}}"# + "\n" + #"{"entity":"Message","id":"m1","values":{}}"#,
+         "record 2: id m1: \"Message\" is abstract in the model"),
         // Orders given with an empty list are still checked.
         (#"{"entity":"Gallery","id":"g1","values":{"rooms":[]},"orders":{"rooms":[1]}}"#,
          "record 1: id g1: field \"rooms\": \"orders\" of a relationship has one value per id listed"),

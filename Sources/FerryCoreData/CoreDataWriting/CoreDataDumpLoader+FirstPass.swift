@@ -10,7 +10,7 @@ extension CoreDataDumpLoader {
     func indexRecords(in files: [String], layout: CoreDataSQLLayout) throws -> IndexedRecords {
         let concrete = model.entities.filter { !$0.isAbstract }
         var index = DumpKeyIndex(entities: concrete.map { ($0.name, layout.entityTables[$0.name] ?? "") })
-        let pieces = try Self.pieces(of: files, size: firstPassPieceSize)
+        let pieces = Self.pieces(of: files, size: firstPassPieceSize)
         let entityIndexes = Dictionary(concrete.enumerated().map { ($0.element.name, UInt16($0.offset)) }, uniquingKeysWith: { a, _ in a })
         var reader = JSONDocumentReader()
         var ranges: [Range<Int>] = []
@@ -23,16 +23,18 @@ extension CoreDataDumpLoader {
             if piece.range.lowerBound == 0 { (linesBefore, start) = (0, index.entries.count) }
             let file = files[piece.file]
             for scanned in found.records {
-                let line = linesBefore + scanned.line
-                if let entity = scanned.entity {
+                let line = linesBefore + Int(scanned.line)
+                let bytes = scanned.start..<scanned.start + scanned.length
+                if scanned.entity != ScannedPiece.readWhole {
                     found.ids.withUnsafeBufferPointer {
-                        index.add(entity: entity, id: UnsafeBufferPointer(rebasing: $0[scanned.bytes]), primaryKey: scanned.primaryKey, file: piece.file, line: line)
+                        index.add(entity: scanned.entity, id: UnsafeBufferPointer(rebasing: $0[bytes]), primaryKey: scanned.primaryKey == 0 ? nil : scanned.primaryKey,
+                                  file: piece.file, line: line)
                     }
                     continue
                 }
                 // Read whole, the record is accepted as it is or refused with the reason.
                 let location = RecordLocation(file: file, record: line)
-                let record = try wholeLines.read(file, scanned.bytes) { try self.record($0, at: location, reader: &reader) }
+                let record = try wholeLines.read(file, bytes) { try self.record($0, at: location, reader: &reader) }
                 guard let entity = index.entityIndex(record.entity.name) else { continue }
                 var id = record.id
                 id.withUTF8 { index.add(entity: entity, id: $0, primaryKey: record.primaryKey, file: piece.file, line: line) }
@@ -55,13 +57,14 @@ extension CoreDataDumpLoader {
         var isLast: Bool
     }
 
-    /// Each file in ranges of `size` bytes, in order; an empty file is one empty piece.
-    static func pieces(of files: [String], size: Int) throws -> [Piece] {
+    /// Each file in ranges of `size` bytes, in order; an empty file is one empty piece, and so is
+    /// one whose size is unknown: reading it names what is wrong in its turn.
+    static func pieces(of files: [String], size: Int) -> [Piece] {
+        let size = max(size, 1)
         var pieces: [Piece] = []
         for (number, path) in files.enumerated() {
             var status = stat()
-            guard stat(path, &status) == 0 else { throw CoreDataReadError(.unreadable(SystemCall.errorText()), file: path) }
-            let length = max(Int(status.st_size), 0)
+            let length = stat(path, &status) == 0 ? max(Int(status.st_size), 0) : 0
             var start = 0
             repeat {
                 let end = length - start > size ? start + size : Int.max
@@ -76,14 +79,19 @@ extension CoreDataDumpLoader {
     /// id, as bytes of `ids`; a record whose header ``DumpRecordHeader`` does not read, by where
     /// its line lies in the file, to be read whole in order.
     struct ScannedPiece: Sendable {
+        /// 32 bytes a record: a piece of small records holds hundreds of thousands.
         struct Record: Sendable {
-            /// Nil: read the line whole.
-            var entity: UInt16?
-            var primaryKey: Int64?
-            var line: Int
-            /// The id's bytes in `ids`, or the line's in the file.
-            var bytes: Range<Int>
+            /// The id's bytes in `ids`, or (``readWhole``) the line's in the file.
+            var start: Int
+            var length: Int
+            /// 0 for none (a pk is 1 or more).
+            var primaryKey: Int64
+            var line: UInt32
+            var entity: UInt16
         }
+
+        /// The entity of a record to be read whole.
+        static let readWhole = UInt16.max
 
         var records: [Record] = []
         var ids: [UInt8] = []
@@ -106,14 +114,14 @@ extension CoreDataDumpLoader {
                         entity = entityIndexes[String(decoding: header.entity, as: UTF8.self)]
                         last = entity.map { (Array(header.entity), $0) }
                     }
-                    if let entity {
-                        let start = found.ids.count
+                    if let entity, entity != ScannedPiece.readWhole {
+                        found.records.append(.init(start: found.ids.count, length: header.id.count, primaryKey: header.primaryKey ?? 0,
+                                                   line: UInt32(clamping: line), entity: entity))
                         found.ids.append(contentsOf: header.id)
-                        found.records.append(.init(entity: entity, primaryKey: header.primaryKey, line: line, bytes: start..<found.ids.count))
                         return
                     }
                 }
-                found.records.append(.init(entity: nil, primaryKey: nil, line: line, bytes: offset..<offset + bytes.count))
+                found.records.append(.init(start: offset, length: bytes.count, primaryKey: 0, line: UInt32(clamping: line), entity: ScannedPiece.readWhole))
             }
         } catch let failure as NDJSONLines.Failure {
             found.failure = (failure.path, failure.reason)
@@ -187,7 +195,7 @@ final class OrderedPieces<Found: Sendable>: @unchecked Sendable {
     /// - Throws: what `merge` throws; the threads then take no more pieces.
     static func run(count: Int, scan: @escaping @Sendable (Int) -> Found, merge: (Int, Found) throws -> Void) throws {
         let threads = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount, count))
-        let pieces = OrderedPieces(count: count, window: 2 * threads + 2)
+        let pieces = OrderedPieces(count: count, window: threads + 2)
         defer { pieces.stop() }
         for _ in 0..<threads {
             let thread = Thread {

@@ -18,7 +18,7 @@ public struct CoreDataDumpLoader: Sendable {
     /// ``CoreDataStoreWriter/defaultFrameworkVersion``.
     public var frameworkVersion: Int?
     /// How many bytes of a file one thread of the first pass scans at a time.
-    package var firstPassPieceSize = 16 << 20
+    package var firstPassPieceSize = 4 << 20
 
     public init(model: DataModel, frameworkVersion: Int? = nil) {
         self.model = model
