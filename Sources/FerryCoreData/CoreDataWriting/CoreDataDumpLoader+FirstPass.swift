@@ -23,18 +23,17 @@ extension CoreDataDumpLoader {
             if piece.range.lowerBound == 0 { (linesBefore, start) = (0, index.entries.count) }
             let file = files[piece.file]
             for scanned in found.records {
-                let line = linesBefore + Int(scanned.line)
-                let bytes = scanned.start..<scanned.start + scanned.length
-                if scanned.entity != ScannedPiece.readWhole {
+                let entry = scanned.entry, line = linesBefore + Int(entry.line)
+                if entry.entity != ScannedPiece.readWhole {
                     found.ids.withUnsafeBufferPointer {
-                        index.add(entity: scanned.entity, id: UnsafeBufferPointer(rebasing: $0[bytes]), primaryKey: scanned.primaryKey == 0 ? nil : scanned.primaryKey,
+                        index.add(entity: entry.entity, id: UnsafeBufferPointer(rebasing: $0[scanned.bytes]), primaryKey: entry.primaryKey == 0 ? nil : entry.primaryKey,
                                   file: piece.file, line: line)
                     }
                     continue
                 }
                 // Read whole, the record is accepted as it is or refused with the reason.
                 let location = RecordLocation(file: file, record: line)
-                let record = try wholeLines.read(file, bytes) { try self.record($0, at: location, reader: &reader) }
+                let record = try wholeLines.read(file, scanned.bytes) { try self.record($0, at: location, reader: &reader) }
                 guard let entity = index.entityIndex(record.entity.name) else { continue }
                 var id = record.id
                 id.withUTF8 { index.add(entity: entity, id: $0, primaryKey: record.primaryKey, file: piece.file, line: line) }
@@ -81,13 +80,10 @@ extension CoreDataDumpLoader {
     struct ScannedPiece: Sendable {
         /// 32 bytes a record: a piece of small records holds hundreds of thousands.
         struct Record: Sendable {
-            /// The id's bytes in `ids`, or (``readWhole``) the line's in the file.
-            var start: Int
-            var length: Int
-            /// 0 for none (a pk is 1 or more).
-            var primaryKey: Int64
-            var line: UInt32
-            var entity: UInt16
+            /// As the index keeps it (pk 0 for none), the line counted in the piece.
+            var entry: DumpKeyIndex.Entry
+            /// The id's bytes in `ids`, or (entity ``readWhole``) the line's in the file.
+            var bytes: Range<Int>
         }
 
         /// The entity of a record to be read whole.
@@ -115,13 +111,14 @@ extension CoreDataDumpLoader {
                         last = entity.map { (Array(header.entity), $0) }
                     }
                     if let entity, entity != ScannedPiece.readWhole {
-                        found.records.append(.init(start: found.ids.count, length: header.id.count, primaryKey: header.primaryKey ?? 0,
-                                                   line: UInt32(clamping: line), entity: entity))
+                        let entry = DumpKeyIndex.Entry(primaryKey: header.primaryKey ?? 0, entity: entity, file: 0, line: UInt32(clamping: line))
+                        found.records.append(.init(entry: entry, bytes: found.ids.count..<found.ids.count + header.id.count))
                         found.ids.append(contentsOf: header.id)
                         return
                     }
                 }
-                found.records.append(.init(start: offset, length: bytes.count, primaryKey: 0, line: UInt32(clamping: line), entity: ScannedPiece.readWhole))
+                let entry = DumpKeyIndex.Entry(primaryKey: 0, entity: ScannedPiece.readWhole, file: 0, line: UInt32(clamping: line))
+                found.records.append(.init(entry: entry, bytes: offset..<offset + bytes.count))
             }
         } catch let failure as NDJSONLines.Failure {
             found.failure = (failure.path, failure.reason)
