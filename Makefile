@@ -16,15 +16,20 @@ release: setup
 demo: build
 	@scripts/demo.sh
 
+# The tests run on an optimised build (`-enable-testing` for their `@testable` imports): on two
+# cores they took 8 min there against 19.5 in the debug build, for 2 min more of building. It has
+# a build path of its own, so that `make release` and the tests do not rebuild each other's.
+TEST_BUILD = -c release --build-path .build/tests -Xswiftc -enable-testing
+
 test: setup
 	python3 scripts/check_layers.py
 	python3 scripts/check_platform.py
 	python3 scripts/check_columns.py --self-test
 	python3 scripts/check_columns.py
-	$(SWIFT) build --build-tests
-	SWIFT=$(SWIFT) scripts/run_tests.sh
-	python3 scripts/test_view_in_browser.py --ferry $$($(SWIFT) build --show-bin-path)/ferry
-	python3 scripts/test_formats_with_tools.py --ferry $$($(SWIFT) build --show-bin-path)/ferry
+	$(SWIFT) build --build-tests $(TEST_BUILD)
+	SWIFT=$(SWIFT) scripts/run_tests.sh $(TEST_BUILD)
+	python3 scripts/test_view_in_browser.py --ferry $$($(SWIFT) build $(TEST_BUILD) --show-bin-path)/ferry
+	python3 scripts/test_formats_with_tools.py --ferry $$($(SWIFT) build $(TEST_BUILD) --show-bin-path)/ferry
 	@$(MAKE) --no-print-directory docs
 
 # Times convert, export and verify on N generated brew logs against sqlite-utils, the sqlite3
