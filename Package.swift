@@ -151,8 +151,8 @@ let package = Package(
         ),
         .testTarget(
             name: "FerryCLITests",
-            dependencies: ["ferry", "FerryModel", "FerryFiles", "FerryTestSupport", "FerryTestTraits", .product(name: "GRDB", package: "GRDB.swift"),
-                           .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["ferry", "FerryModel", "FerryFiles", "FerryStore", "FerryTestSupport", "FerryTestTraits",
+                           .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")]
         ),
     ]
 )

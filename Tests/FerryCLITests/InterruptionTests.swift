@@ -1,4 +1,5 @@
 import FerryFiles
+import FerryStore
 import FerryTestSupport
 import Foundation
 import Testing
@@ -230,16 +231,8 @@ import Testing
         }
         // Two at a time: one after another, these six runs to the end were the last 150 s of CI's
         // whole test run, on one core.
-        let failure = FirstError()
-        DispatchQueue.concurrentPerform(iterations: cases.count) { index in
-            let item = cases[index]
-            do {
-                try killThenRerun(item.name, target: item.target, seed: item.seed, after: 1.0, item.arguments)
-            } catch {
-                failure.keep(error)
-            }
-        }
-        if let error = failure.error { throw error }
+        let reruns = cases.map { item in { @Sendable in try killThenRerun(item.name, target: item.target, seed: item.seed, after: 1.0, item.arguments) } }
+        _ = try ParallelJobs.run(reruns, threads: 2)
     }
 
     @Test func cleanListsThenRemovesOnlyDeadRunsLeftovers() throws {
@@ -283,14 +276,3 @@ private final class OutputBox: @unchecked Sendable {
     var data = Data()
 }
 
-/// The first error thrown on any of several threads.
-private final class FirstError: @unchecked Sendable {
-    private let lock = NSLock()
-    private var first: Error?
-
-    var error: Error? { lock.withLock { first } }
-
-    func keep(_ error: Error) {
-        lock.withLock { if first == nil { first = error } }
-    }
-}
