@@ -123,6 +123,45 @@ import Testing
         }
     }
 
+    /// The bulk path leaves out the type checks a `STRICT` table's declared types make true, and
+    /// keeps them for a table that is not one: a value of the wrong type there still sends the
+    /// table row by row, which names the row, and the bulk path stops on it too.
+    @Test func typeChecksAreLeftOutOnlyWhereTheTableHoldsTheType() throws {
+        let canonical = directory.url.appendingPathComponent("loose.ferry").path
+        _ = try ConversionJob(inputs: [TestPaths.samples.appendingPathComponent("brewguide").path], store: canonical,
+                              options: ConversionOptions(openArchive: ArchiveReader.opener)).run()
+        let model = try CanonicalCoreDataWriter.canonicalModel()
+        let log = try #require(model.entity(named: "Log"))
+        func ratingExpression() throws -> String {
+            let plan = try DatabaseQueue(path: canonical).read { try CanonicalCoreDataWriter.TablePlan(table: "log", entity: log, model: model, db: $0) }
+            let bulk = try #require(BulkValues(plan: plan, database: "canonical"))
+            return try #require(bulk.attributes.first { $0.name == "rating" }?.expression)
+        }
+        #expect(try ratingExpression() == "t.\"rating\"")
+        // The same table, not STRICT: SQLite keeps text in a REAL column there.
+        try DatabaseQueue(path: canonical).writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            let sql = try #require(try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'log'"))
+            #expect(sql.hasSuffix(") STRICT"))
+            try db.inTransaction {
+                try db.execute(sql: sql.replacingOccurrences(of: "\"log\"", with: "log_loose").replacingOccurrences(of: ") STRICT", with: ")"))
+                let columns = try #require(try String.fetchOne(db, sql: "SELECT group_concat(name, ', ') FROM pragma_table_info('log')"))
+                try db.execute(sql: "INSERT INTO log_loose (rowid, \(columns)) SELECT rowid, \(columns) FROM log")
+                try db.execute(sql: "DROP TABLE log")
+                try db.execute(sql: "ALTER TABLE log_loose RENAME TO log")
+                try db.execute(sql: "UPDATE log SET rating = 'high' WHERE rowid = 2")
+                return .commit
+            }
+        }
+        #expect(try ratingExpression().hasPrefix("CASE WHEN typeof(t.\"rating\") IN ('real', 'null')"))
+        for bulk in [true, false] {
+            var writer = try CanonicalCoreDataWriter(canonicalStore: canonical)
+            writer.movesRowsInBulk = bulk
+            let error = try #require(throws: CoreDataWriteError.self) { try writer.write(to: directory.url.appendingPathComponent("loose-\(bulk).sqlite").path) }
+            #expect("\(error)".contains("log row 2: rating: rating is a Double attribute"), "\(error)")
+        }
+    }
+
     /// A log's snapshot is looked for at the log's own rowid first: where the two do not line
     /// up (a store whose snapshots were written in another order), each log still gets its own
     /// snapshot, in bulk and row by row.

@@ -145,6 +145,24 @@ import Testing
         #expect(left.2 == ["log_id", "log_project", "log_recipe", "log_snapshot_log", "log_started"], "the dropped indexes are back")
     }
 
+    /// A store read once and removed (`convert --as core-data`'s) gets its keys back after the
+    /// session, which still refuse a duplicate, and not the indexes only queries use.
+    @Test func aStoreReadOnceGetsItsKeysAndNotTheQueryIndexes() throws {
+        let indexes = "SELECT name FROM sqlite_master WHERE tbl_name IN ('log', 'log_snapshot') AND type = 'index' AND sql IS NOT NULL ORDER BY name"
+        let insert = """
+            INSERT INTO log (id, source_app, source_entity, source_file, kind, created_at, modified_at)
+            VALUES ('\(Self.logA)', 'brewguide', 'BrewLog', 'logs.json', 'brew', '2024-05-01T08:00:00Z', '2024-05-01T08:00:00Z')
+            """
+        for readOnce in [false, true] {
+            let store = try CanonicalStore(path: directory.url.appendingPathComponent("once-\(readOnce).ferry").path, bulk: true, readOnce: readOnce)
+            _ = try store.session { try $0.db.execute(sql: insert) }
+            let names = try store.read { try String.fetchAll($0, sql: indexes) }
+            #expect(names == (readOnce ? ["log_id", "log_snapshot_log"] : ["log_id", "log_project", "log_recipe", "log_snapshot_log", "log_started"]))
+            #expect(throws: StoreError.self) { try store.session { try $0.db.execute(sql: insert) } }
+            try store.close()
+        }
+    }
+
     @Test func aDuplicateLogThatGotPastTheClaimsFailsTheKeyAndIsNamed() throws {
         let store = try CanonicalStore(path: directory.url.appendingPathComponent("twice.ferry").path)
         let insert = """

@@ -29,6 +29,9 @@ public struct ConversionJob {
     public var ferryVersion: String
     /// Replace a target that is not a Ferry store (after a backup) instead of refusing it.
     public var replaceForeign = false
+    /// The new store is read once and removed (``CoreDataConversion``'s): written without the
+    /// indexes only queries use, checked but not flushed to disk.
+    var readOnce = false
 
     public init(inputs: [String], store: String, options: ConversionOptions = ConversionOptions(), dryRun: Bool = false,
                 backup: StoreBackup = StoreBackup(), ferryVersion: String = "0") {
@@ -164,7 +167,7 @@ public struct ConversionJob {
         defer { if !published { FileSync.removeDatabase(temporary) } }
         let target: CanonicalStore
         do {
-            target = try CanonicalStore(path: temporary, bulk: true)
+            target = try CanonicalStore(path: temporary, bulk: true, readOnce: readOnce)
         } catch let error as StoreError {
             throw StoreError(.cannotCreate("in \(folder): \(error.message)"), path: store)
         }
@@ -178,8 +181,8 @@ public struct ConversionJob {
         try target.close()
         // The check reads the new file while the kernel writes it to disk: side by side, the
         // two take the longer of their times rather than the sum.
-        let jobs: [@Sendable () throws -> [String]] = [{ [temporary] in try CanonicalStore.structuralCheck(temporary) },
-                                                       { [temporary] in try StoreSync.flush(temporary); return [] }]
+        var jobs: [@Sendable () throws -> [String]] = [{ [temporary] in try CanonicalStore.structuralCheck(temporary) }]
+        if !readOnce { jobs.append { [temporary] in try StoreSync.flush(temporary); return [] } }
         let problems = try ParallelJobs.run(jobs, threads: 2).flatMap { $0 }
         guard problems.isEmpty else { throw StoreError(.integrity(problems), path: store) }
         if replacingForeign {

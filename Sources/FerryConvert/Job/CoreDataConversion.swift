@@ -41,6 +41,7 @@ public struct CoreDataConversion {
         var inner = job
         inner.store = canonical
         inner.dryRun = false
+        inner.readOnce = true
         var report: ConversionReport
         do {
             report = try inner.run()

@@ -78,10 +78,10 @@ public struct CanonicalCoreDataWriter {
     /// the row-by-row path would refuse sends the table there, which names the row.
     private func copy(_ table: String, as entity: EntityDescription, from db: Database, into writer: CoreDataStoreWriter) throws -> Int {
         let plan = try TablePlan(table: table, entity: entity, model: model, db: db)
-        if movesRowsInBulk, let bulk = BulkValues(plan: plan) {
+        if movesRowsInBulk, let bulk = BulkValues(plan: plan, database: Self.attachedName) {
             do {
                 return try writer.insertRows(entity.name, key: "t.rowid", attributes: bulk.attributes, toOne: bulk.toOne,
-                                             from: plan.from(table, database: Self.attachedName))
+                                             from: TablePlan.from(table, database: Self.attachedName))
             } catch is CoreDataWriteError {
                 // A value the statement refused: it left nothing; the rows below name it.
             }
@@ -126,25 +126,32 @@ public struct CanonicalCoreDataWriter {
             /// The column naming the destination: this table's foreign key, or the destination's
             /// when the to-one's inverse holds it (a one-to-one seen from the other side).
             var column: String
+            /// The destination's `rowid`, NULL for none, over the tables of the database whose
+            /// prefix (`canonical.`, or empty for the connection's own) it is given.
+            var destinationKey: (_ prefix: String) -> String
         }
 
         var attributes: [AttributeDescription] = []
         var attributeColumns: [String] = []
+        /// Each column's declared type where the table is `STRICT` (SQLite then holds only that
+        /// type or NULL in it); empty for a table that is not.
+        var strictTypes: [String: String] = [:]
         var links: [Link] = []
         var sql = ""
-        /// `LEFT JOIN <table> jN ON <condition>` for each to-one, by alias; the condition is
-        /// given the prefix of the tables' database.
-        var joins: [(table: String, alias: String, condition: (_ prefix: String) -> String)] = []
 
-        /// `<table> t LEFT JOIN …` over the tables of `database` (nil: the connection's own).
-        func from(_ table: String, database: String? = nil) -> String {
-            let prefix = database.map { "\($0)." } ?? ""
-            return "\(prefix)\"\(table)\" t " + joins.map { "LEFT JOIN \(prefix)\"\($0.table)\" \($0.alias) ON \($0.condition(prefix))" }.joined(separator: " ")
-                + " ORDER BY t.rowid"
+        /// `<table> t` of `database` (nil: the connection's own), in `rowid` order.
+        static func from(_ table: String, database: String? = nil) -> String {
+            "\(prefix(database))\"\(table)\" t ORDER BY t.rowid"
         }
 
+        static func prefix(_ database: String?) -> String { database.map { "\($0)." } ?? "" }
+
         init(table: String, entity: EntityDescription, model: DataModel, db: Database) throws {
-            let columns = Set(try Row.fetchAll(db, sql: "PRAGMA table_info(\(table))").map { $0["name"] as String })
+            let declared = try Row.fetchAll(db, sql: "PRAGMA table_info(\(table))").map { ($0["name"] as String, ($0["type"] as String).uppercased()) }
+            let columns = Set(declared.map(\.0))
+            if try Bool.fetchOne(db, sql: "SELECT strict FROM pragma_table_list WHERE schema = 'main' AND name = ?", arguments: [table]) == true {
+                strictTypes = Dictionary(declared, uniquingKeysWith: { a, _ in a })
+            }
             let foreignKeys = Dictionary(try Row.fetchAll(db, sql: "PRAGMA foreign_key_list(\(table))").map {
                 ($0["from"] as String, (table: $0["table"] as String, column: ($0["to"] as String?) ?? "id"))
             }, uniquingKeysWith: { a, _ in a })
@@ -161,41 +168,41 @@ public struct CanonicalCoreDataWriter {
             for relationship in model.allRelationships(of: entity) where !relationship.isToMany && !relationship.isTransient {
                 guard let destination = relationship.destinationEntity else { continue }
                 let destinationTable = CanonicalCoreDataWriter.tableName(ofEntity: destination)
-                let alias = "j\(joins.count)"
                 let own = CanonicalCoreDataWriter.columnName(of: relationship.name) + "_id"
                 let oneToOne = relationship.inverseName.flatMap { model.entity(named: destination)?.relationship(named: $0) }.map { !$0.isToMany } ?? false
                 if let key = foreignKeys[own] {
-                    let condition = Self.match(key.table, column: key.column, equals: "t.\"\(own)\"", alias: alias, sameRowFirst: oneToOne)
-                    joins.append((key.table, alias, condition))
-                    selected += ["t.\"\(own)\"", "\(alias).rowid"]
-                    links.append(Link(relationship: relationship.name, destinationEntity: destination, column: own))
+                    let link = Link(relationship: relationship.name, destinationEntity: destination, column: own,
+                                    destinationKey: Self.match(key.table, column: key.column, equals: "t.\"\(own)\"", sameRowFirst: oneToOne))
+                    selected += ["t.\"\(own)\"", link.destinationKey("")]
+                    links.append(link)
                 } else if let inverse = relationship.inverseName {
                     // The destination's foreign key names this row (Log.snapshot: log_snapshot.log_id).
                     let theirs = CanonicalCoreDataWriter.columnName(of: inverse) + "_id"
                     let referenced = try Row.fetchAll(db, sql: "PRAGMA foreign_key_list(\(destinationTable))")
                         .first { ($0["from"] as String) == theirs }.map { ($0["to"] as String?) ?? "id" } ?? "id"
-                    joins.append((destinationTable, alias, Self.match(destinationTable, column: theirs, equals: "t.\"\(referenced)\"", alias: alias,
-                                                                     sameRowFirst: oneToOne)))
-                    selected += ["NULL", "\(alias).rowid"]
-                    links.append(Link(relationship: relationship.name, destinationEntity: destination, column: "\(destinationTable).\(theirs)"))
+                    let link = Link(relationship: relationship.name, destinationEntity: destination, column: "\(destinationTable).\(theirs)",
+                                    destinationKey: Self.match(destinationTable, column: theirs, equals: "t.\"\(referenced)\"", sameRowFirst: oneToOne))
+                    selected += ["NULL", link.destinationKey("")]
+                    links.append(link)
                 } else {
                     throw CoreDataWriteError(kind: .unsupported("\(entity.name).\(relationship.name), which \(table) has no column \(own) for"), file: table)
                 }
             }
-            sql = "SELECT t.rowid, " + selected.joined(separator: ", ") + " FROM " + from(table)
+            sql = "SELECT t.rowid, " + selected.joined(separator: ", ") + " FROM " + Self.from(table)
         }
 
-        /// The join condition that finds the row of `table` whose `column` is `value`. The two
-        /// sides of a one-to-one are written together (a log and its snapshot), so the row is
-        /// first looked for at this row's own `rowid`, in the order the table is read, and by
-        /// the column's index only when it is not there: a million logs' snapshots looked up by
-        /// their UUID text jumped all over the index (3.8 s against 1.1 s, sqlite3 shell).
-        static func match(_ table: String, column: String, equals value: String, alias: String, sameRowFirst: Bool) -> (String) -> String {
+        /// The `rowid` of the row of `table` whose `column` is `value`, as a subquery: a join
+        /// would look the row up to give its `rowid` alone. The two sides of a one-to-one are
+        /// written together (a log and its snapshot), so the row is first looked for at this
+        /// row's own `rowid`, in the order the table is read, and by the column's index only when
+        /// it is not there: a million logs' snapshots looked up by their UUID text jumped all
+        /// over the index (3.8 s against 1.1 s, sqlite3 shell).
+        static func match(_ table: String, column: String, equals value: String, sameRowFirst: Bool) -> (_ prefix: String) -> String {
             let quoted = "\"\(table)\"", name = "\"\(column)\""
-            guard sameRowFirst else { return { _ in "\(alias).\(name) = \(value)" } }
             return { prefix in
-                "\(alias).rowid = coalesce((SELECT g.rowid FROM \(prefix)\(quoted) g WHERE g.rowid = t.rowid AND g.\(name) = \(value)), "
-                    + "(SELECT g.rowid FROM \(prefix)\(quoted) g WHERE g.\(name) = \(value)))"
+                let byColumn = "(SELECT g.rowid FROM \(prefix)\(quoted) g WHERE g.\(name) = \(value))"
+                guard sameRowFirst else { return byColumn }
+                return "coalesce((SELECT g.rowid FROM \(prefix)\(quoted) g WHERE g.rowid = t.rowid AND g.\(name) = \(value)), \(byColumn))"
             }
         }
     }

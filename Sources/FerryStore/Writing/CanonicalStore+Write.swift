@@ -76,7 +76,7 @@ extension CanonicalStore {
                     // before settling links, which looks records up by id; the other indexes after,
                     // so that links settled late do not update them row by row.
                     let keys = deferred.filter { isUnique($0) && !(session.recipeKeyBuilt && $0["name"] == Self.recipeKey) }
-                    let others = deferred.filter { !isUnique($0) }
+                    let others = buildsQueryIndexes ? deferred.filter { !isUnique($0) } : []
                     if !deferred.isEmpty { try db.execute(sql: "PRAGMA cache_size = -8192; PRAGMA threads = \(Self.sortThreads)") }
                     defer { if !deferred.isEmpty { try? db.execute(sql: "PRAGMA threads = 0") } }
                     try build(keys, db: db, phase: &phase, report: report)
