@@ -60,6 +60,36 @@ import Testing
         #expect(try String(contentsOfFile: store, encoding: .utf8) == "made meanwhile")
     }
 
+    /// What runs before the store is put in place (`convert --as core-data`'s check of the
+    /// canonical store it copied) sees it whole; when it fails, the file at the path stays as it
+    /// was and the new store is removed.
+    @Test func aFailureBeforePublishingLeavesThePathAsItWas() throws {
+        struct CheckFailed: Error {}
+        for existing in [false, true] {
+            let store = path("Checked-\(existing).sqlite")
+            if existing { _ = try directory.write("the user's store", to: "Checked-\(existing).sqlite") }
+            var seen: [String] = []
+            do {
+                let writer = try CoreDataStoreWriter(creating: store, model: try model(), replacing: existing)
+                try writer.insert("Room", attributes: ["label": .text("A")])
+                #expect(throws: CheckFailed.self) {
+                    try writer.finish {
+                        seen = StoreFixtures.listing(directory.path)
+                        throw CheckFailed()
+                    }
+                }
+            }
+            #expect(seen.count == (existing ? 2 : 1), "the new store, whole in one file: \(seen)")
+            if existing {
+                #expect(try String(contentsOfFile: store, encoding: .utf8) == "the user's store")
+            } else {
+                #expect(!FileManager.default.fileExists(atPath: store))
+            }
+            #expect(StoreFixtures.listing(directory.path) == (existing ? ["Checked-true.sqlite"] : []), "no temporary file left")
+            try? FileManager.default.removeItem(atPath: store)
+        }
+    }
+
     @Test func aBadRecordIsNamedAndLeavesNothing() throws {
         let store = path("Bad.sqlite")
         do {

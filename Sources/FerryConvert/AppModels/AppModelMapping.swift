@@ -41,7 +41,7 @@ extension AppModelMapping {
     func accepts(_ model: DataModel) -> Bool { entities.allSatisfy { model.entity(named: $0) != nil } }
 
     func write(canonicalStore: String, model: DataModel, modelPath: String, to path: String, replacing: Bool,
-               keepGoing: Bool) throws -> (output: CoreDataOutput, rejected: [(file: String, key: String?, message: String)]) {
+               keepGoing: Bool, beforePublishing: () throws -> Void) throws -> (output: CoreDataOutput, rejected: [(file: String, key: String?, message: String)]) {
         let rows = try CanonicalRows(path: canonicalStore)
         let writer = try CoreDataStoreWriter(creating: path, model: model, replacing: replacing)
         var notMapped = NotMappedTally()
@@ -54,7 +54,7 @@ extension AppModelMapping {
             throw CoreDataWriteError(kind: .noMapping("nothing of the input fits the \(app) model: \(records) have no place in it; "
                 + "give the model of the app the data came from, or leave out --model to write the canonical model"), file: modelPath)
         }
-        try writer.finish()
+        try writer.finish(beforePublishing: beforePublishing)
         return (CoreDataOutput(model: modelPath, objects: objects, notMapped: notMapped.entries), attempts.rejected)
     }
 }

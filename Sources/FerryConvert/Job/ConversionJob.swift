@@ -29,8 +29,9 @@ public struct ConversionJob {
     public var ferryVersion: String
     /// Replace a target that is not a Ferry store (after a backup) instead of refusing it.
     public var replaceForeign = false
-    /// The new store is read once and removed (``CoreDataConversion``'s): written without the
-    /// indexes only queries use, checked but not flushed to disk.
+    /// The new store is read once and removed (``CoreDataConversion``'s, which checks it while
+    /// it reads it): written without the indexes only queries use, neither checked nor flushed
+    /// to disk here.
     var readOnce = false
 
     public init(inputs: [String], store: String, options: ConversionOptions = ConversionOptions(), dryRun: Bool = false,
@@ -181,10 +182,12 @@ public struct ConversionJob {
         try target.close()
         // The check reads the new file while the kernel writes it to disk: side by side, the
         // two take the longer of their times rather than the sum.
-        var jobs: [@Sendable () throws -> [String]] = [{ [temporary] in try CanonicalStore.structuralCheck(temporary) }]
-        if !readOnce { jobs.append { [temporary] in try StoreSync.flush(temporary); return [] } }
-        let problems = try ParallelJobs.run(jobs, threads: 2).flatMap { $0 }
-        guard problems.isEmpty else { throw StoreError(.integrity(problems), path: store) }
+        if !readOnce {
+            let jobs: [@Sendable () throws -> [String]] = [{ [temporary] in try CanonicalStore.structuralCheck(temporary) },
+                                                           { [temporary] in try StoreSync.flush(temporary); return [] }]
+            let problems = try ParallelJobs.run(jobs, threads: 2).flatMap { $0 }
+            guard problems.isEmpty else { throw StoreError(.integrity(problems), path: store) }
+        }
         if replacingForeign {
             try StoreFiles.replace(store, with: temporary, backup: backup, foreign: true) { report.backup($0) }
             published = true

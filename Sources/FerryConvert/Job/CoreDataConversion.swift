@@ -23,7 +23,7 @@ public struct CoreDataConversion {
 
     /// - Throws: what ``ConversionJob/run()`` throws for the inputs, `CoreDataWriteError` for
     ///   a value the model cannot hold or a store that cannot be written, `StoreError` for a
-    ///   backup that fails.
+    ///   backup that fails or a canonical store in between that fails its check.
     public func run() throws -> ConversionReport {
         let target = job.store
         // Which mapping, before anything is read: a model Ferry cannot write into fails first.
@@ -52,6 +52,20 @@ public struct CoreDataConversion {
         }
         report.store = target
         report.dryRun = job.dryRun
+        // The canonical store is checked on another core while it is copied (the copy keeps one
+        // busy); the Core Data store is put in place only once the check has passed.
+        let check = BackgroundJob { [canonical] in try CanonicalStore.structuralCheck(canonical) }
+        defer { _ = check.failure }
+        let checked = {
+            let problems: [String]
+            do {
+                problems = try check.value()
+            } catch var error as StoreError where error.path == canonical {
+                error.path = target
+                throw error
+            }
+            guard problems.isEmpty else { throw StoreError(.integrity(problems), path: target) }
+        }
 
         let exists = FileManager.default.fileExists(atPath: target)
         let output = job.dryRun ? FileSync.temporaryPath(beside: target, purpose: "dry-run") : target
@@ -62,11 +76,11 @@ public struct CoreDataConversion {
             let replacing = taken != nil
             if let mapping, let appModel {
                 let written = try mapping.write(canonicalStore: canonical, model: appModel.model, modelPath: appModel.path,
-                                                to: output, replacing: replacing, keepGoing: job.options.keepGoing)
+                                                to: output, replacing: replacing, keepGoing: job.options.keepGoing, beforePublishing: checked)
                 report.coreData = written.output
                 for rejection in written.rejected { report.reject(file: rejection.file, key: rejection.key, message: rejection.message) }
             } else {
-                let objects = try CanonicalCoreDataWriter(canonicalStore: canonical).write(to: output, replacing: replacing)
+                let objects = try CanonicalCoreDataWriter(canonicalStore: canonical).write(to: output, replacing: replacing, beforePublishing: checked)
                 report.coreData = CoreDataOutput(model: "Ferry.xcdatamodeld", objects: objects)
             }
         } catch {

@@ -340,7 +340,10 @@ public final class CoreDataStoreWriter {
     /// Writes `Z_PRIMARYKEY` and `Z_METADATA`, then puts the store at its path.
     /// - Parameter highestKeys: each root entity's `Z_MAX` where it is above the highest key
     ///   written (keys given out to objects since deleted).
-    public func finish(storeUUID: String = UUID().uuidString, highestKeys given: [String: Int64] = [:]) throws {
+    /// - Parameter beforePublishing: runs once the store is written whole and on disk, before
+    ///   it is put at its path; what it throws leaves the path as it was.
+    public func finish(storeUUID: String = UUID().uuidString, highestKeys given: [String: Int64] = [:],
+                       beforePublishing: () throws -> Void = {}) throws {
         let metadata = Data(CoreDataMetadataPlist.bytes(for: model, frameworkVersion: frameworkVersion, identifier: identifier))
         let cache = try CoreDataModelCache.content(for: model, file: path)
         do {
@@ -360,6 +363,13 @@ public final class CoreDataStoreWriter {
             try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA main.journal_mode = WAL") }
             try queue.close()
             try FileSync.flush(temporaryPath)
+        } catch let error as CoreDataWriteError {
+            throw error
+        } catch {
+            throw CoreDataWriteError(kind: .cannotWrite("\(error)"), file: path)
+        }
+        try beforePublishing()
+        do {
             if replacing {
                 // The replaced store's journal files would be read as the new one's: removed in the renaming step.
                 try FileSync.publish(temporaryPath, as: path, flushing: false, clearing: ["-wal", "-shm", "-journal"].map { path + $0 })

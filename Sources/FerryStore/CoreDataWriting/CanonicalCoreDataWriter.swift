@@ -31,10 +31,12 @@ public struct CanonicalCoreDataWriter {
 
     /// Writes the store at `path`; returns the objects written per entity.
     /// - Parameter replacing: the caller backed up the file at `path` (see ``CoreDataStoreWriter``).
+    /// - Parameter beforePublishing: see ``CoreDataStoreWriter/finish(storeUUID:highestKeys:beforePublishing:)``.
     /// - Throws: ``CoreDataWriteError`` naming the table, row and column of a value Core Data
     ///   cannot hold as its attribute's type, or a table the model has no entity for.
     @discardableResult
-    public func write(to path: String, storeUUID: String = UUID().uuidString, replacing: Bool = false) throws -> [String: Int] {
+    public func write(to path: String, storeUUID: String = UUID().uuidString, replacing: Bool = false,
+                      beforePublishing: () throws -> Void = {}) throws -> [String: Int] {
         var configuration = Configuration()
         configuration.readonly = true
         let queue: DatabaseQueue
@@ -66,7 +68,7 @@ public struct CanonicalCoreDataWriter {
         } catch {
             throw CoreDataWriteError(kind: .cannotWrite("reading \(source): \(error)"), file: path)
         }
-        try writer.finish(storeUUID: storeUUID)
+        try writer.finish(storeUUID: storeUUID, beforePublishing: beforePublishing)
         return counts
     }
 
