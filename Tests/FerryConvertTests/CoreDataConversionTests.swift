@@ -160,6 +160,55 @@ import Testing
             let error = try #require(throws: CoreDataWriteError.self) { try writer.write(to: directory.url.appendingPathComponent("loose-\(bulk).sqlite").path) }
             #expect("\(error)".contains("log row 2: rating: rating is a Double attribute"), "\(error)")
         }
+        // A to-one naming no row is refused in bulk too (not written empty), and named row by row.
+        try DatabaseQueue(path: canonical).writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            try db.execute(sql: "UPDATE log SET rating = NULL, project_id = 'E5E5E5E5-5555-4666-8777-888888888888' WHERE rowid = 2")
+        }
+        for bulk in [true, false] {
+            var writer = try CanonicalCoreDataWriter(canonicalStore: canonical)
+            writer.movesRowsInBulk = bulk
+            let error = try #require(throws: CoreDataWriteError.self) { try writer.write(to: directory.url.appendingPathComponent("dangling-\(bulk).sqlite").path) }
+            #expect("\(error)".contains("log row 2: project_id names") && "\(error)".contains("which no Project has"), "\(error)")
+        }
+    }
+
+    /// Which checks a `STRICT` table lets go: only those its column's declared type answers.
+    /// A flag's 0/1, a small integer's range, a type other than the attribute's, and `ANY` keep theirs.
+    @Test func aStrictColumnDropsOnlyTheCheckItsTypeAnswers() throws {
+        let model = try ModelParser().parse(data: Data("""
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+                <entity name="Item" representedClassName="Item">
+                    <attribute name="flag" optional="YES" attributeType="Boolean"/>
+                    <attribute name="small" optional="YES" attributeType="Integer 16"/>
+                    <attribute name="big" optional="YES" attributeType="Integer 64"/>
+                    <attribute name="count" optional="YES" attributeType="Integer 64"/>
+                    <attribute name="realCount" optional="YES" attributeType="Integer 64"/>
+                    <attribute name="seenAt" optional="YES" attributeType="Date"/>
+                    <attribute name="realSeenAt" optional="YES" attributeType="Date"/>
+                    <attribute name="name" optional="YES" attributeType="String"/>
+                    <attribute name="anything" optional="YES" attributeType="String"/>
+                    <attribute name="weight" optional="YES" attributeType="Float"/>
+                    <attribute name="bytes" optional="YES" attributeType="Binary"/>
+                </entity>
+            </model>
+            """.utf8), file: "Item.xcdatamodel", versionName: "Item")
+        let entity = try #require(model.entity(named: "Item"))
+        let columns = """
+            flag INTEGER, small INTEGER, big INTEGER, count INT, real_count REAL, seen_at TEXT, real_seen_at REAL,
+            name TEXT, anything ANY, weight REAL, bytes BLOB
+            """
+        let kept = try [" STRICT", ""].map { strictness in
+            let queue = try DatabaseQueue()
+            let plan = try queue.write { db in
+                try db.execute(sql: "CREATE TABLE item (\(columns))\(strictness)")
+                return try CanonicalCoreDataWriter.TablePlan(table: "item", entity: entity, model: model, db: db)
+            }
+            let bulk = try #require(BulkValues(plan: plan, database: "canonical"))
+            return Set(bulk.attributes.filter { $0.expression.hasPrefix("CASE WHEN") }.map(\.name))
+        }
+        #expect(kept[0] == ["flag", "small", "realCount", "realSeenAt", "anything"])
+        #expect(kept[1] == Set(entity.attributes.map(\.name)), "a table that is not STRICT keeps every check")
     }
 
     /// A log's snapshot is looked for at the log's own rowid first: where the two do not line

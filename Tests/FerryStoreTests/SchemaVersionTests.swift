@@ -153,14 +153,20 @@ import Testing
             INSERT INTO log (id, source_app, source_entity, source_file, kind, created_at, modified_at)
             VALUES ('\(Self.logA)', 'brewguide', 'BrewLog', 'logs.json', 'brew', '2024-05-01T08:00:00Z', '2024-05-01T08:00:00Z')
             """
+        let everyIndex = "SELECT name, sql LIKE 'CREATE UNIQUE INDEX%' FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name"
+        var all: [[(name: String, unique: Bool)]] = []
         for readOnce in [false, true] {
             let store = try CanonicalStore(path: directory.url.appendingPathComponent("once-\(readOnce).ferry").path, bulk: true, readOnce: readOnce)
             _ = try store.session { try $0.db.execute(sql: insert) }
             let names = try store.read { try String.fetchAll($0, sql: indexes) }
             #expect(names == (readOnce ? ["log_id", "log_snapshot_log"] : ["log_id", "log_project", "log_recipe", "log_snapshot_log", "log_started"]))
+            all.append(try store.read { try Row.fetchAll($0, sql: everyIndex).map { ($0[0], $0[1]) } })
             #expect(throws: StoreError.self) { try store.session { try $0.db.execute(sql: insert) } }
             try store.close()
         }
+        // Every table keeps every key (the copy looks rows up by them); only the others go.
+        #expect(all[1].map(\.name) == all[0].filter(\.unique).map(\.name))
+        #expect(all[0].filter(\.unique).count >= 6 && all[0].count >= all[1].count + 20)
     }
 
     @Test func aDuplicateLogThatGotPastTheClaimsFailsTheKeyAndIsNamed() throws {

@@ -85,6 +85,8 @@ public struct CoreDataConversion {
             }
         } catch {
             taken?.discard()
+            // A damaged canonical store is what to say, not what reading it then ran into.
+            try checked()
             throw error
         }
         taken?.keep()

@@ -11,7 +11,7 @@ import GRDB
 /// the same keys, and the `id` attributes are the canonical ids (deterministic: see
 /// `Formats/canonical-schema.md`). Values take Core Data's forms: ISO 8601 times become seconds
 /// since 2001, UUID text 16 bytes. Rows are read table by table in `rowid` order, with each
-/// to-one's destination key found by a join, so nothing is held but the row at hand.
+/// to-one's destination key found by a subquery, so nothing is held but the row at hand.
 public struct CanonicalCoreDataWriter {
     public let source: String
     public let model: DataModel

@@ -2,7 +2,9 @@ import GRDB
 
 /// Every foreign key of a store checked at once, as `PRAGMA foreign_key_check` would, but walking
 /// each child column's index in key order, so that the parent's key is looked up in order too
-/// (rows are in the random order of their UUIDs).
+/// (rows are in the random order of their UUIDs). A store read once has no index on its child
+/// columns (``CanonicalStore/init(path:readOnly:bulk:workingCopy:readOnce:)``): the table is
+/// scanned, each parent still found by its key.
 enum ForeignKeyCheck {
     /// How many rows name a missing row, and the first of them, in one line; nil when none does.
     static func dangling(_ db: Database) throws -> String? {
