@@ -42,6 +42,19 @@ public enum ScratchFiles {
         return path
     }
 
+    /// A new file in `folder` (named `<prefix>XXXXXX` for an instant) that has no name by the
+    /// time an interruption could look: it is made and unlinked under the lock that
+    /// ``Interruption`` takes for good, so a signal cannot end the run between the two steps and
+    /// leave it behind. Returns its descriptor, or -1 with `errno` set.
+    public static func unnamedFile(in folder: String, prefix: String) -> Int32 {
+        registry.withLock { _ in
+            var template = Array((folder + "/" + prefix + "XXXXXX").utf8CString)
+            let made = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
+            if made >= 0 { _ = template.withUnsafeBufferPointer { buffer in buffer.baseAddress.map { unlink($0) } } }
+            return made
+        }
+    }
+
     /// Registers a path this run made, to be removed if the run is interrupted before it
     /// publishes or removes it: a backup taken for a write that has not happened yet, a folder
     /// made for outputs.
@@ -135,7 +148,7 @@ public enum ScratchFiles {
         var emptyOnly: Set<String> = []
     }
 
-    private static let registry = LockedState(State())
+    static let registry = LockedState(State())
 }
 
 /// A value behind a lock; the lock can be taken for good by a run that is exiting.

@@ -1,3 +1,4 @@
+import FerryFiles
 import FerrySystem
 import Foundation
 import GRDB
@@ -73,11 +74,10 @@ final class ParkedLinkFile {
     }
 
     private func open() throws {
-        var template = Array((folder + "/ferry-links-XXXXXX").utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        // Unnamed at once, with no moment an interruption could see its name: the file goes
+        // with its descriptor, whatever ends the conversion.
+        let made = ScratchFiles.unnamedFile(in: folder, prefix: "ferry-links-")
         guard made >= 0 else { throw Self.failure("cannot make a file", folder: folder) }
-        // Unnamed at once: the file goes with its descriptor, whatever ends the conversion.
-        _ = template.withUnsafeBufferPointer { unlink($0.baseAddress!) }
         descriptor = made
         buffer.reserveCapacity(bufferSize + 4096)
     }
