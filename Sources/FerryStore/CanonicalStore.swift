@@ -17,6 +17,8 @@ public final class CanonicalStore: @unchecked Sendable {
     let queue: DatabaseQueue
     /// Whether a new store's session builds the indexes that only serve queries (see `readOnce`).
     let buildsQueryIndexes: Bool
+    /// Whether its sessions keep records' digests (``RecordDigests``): not in a store read once.
+    let keepsRecordDigests: Bool
     public static let schemaVersion = StoreMigrations.identifiers.count
     /// The page size of the stores Ferry creates.
     static let pageSize = 16384
@@ -33,10 +35,12 @@ public final class CanonicalStore: @unchecked Sendable {
     ///   and no journal unless the change rolls parts of itself back.
     /// - Parameter readOnce: for a new store that is read whole once and removed
     ///   (`convert --as core-data` copies it into the Core Data store): its keys are built, the
-    ///   indexes only queries use are not (1.7 s of a million logs' conversion).
+    ///   indexes only queries use are not (1.7 s of a million logs' conversion), and no record's
+    ///   digest is kept (no conversion comes into it again).
     public init(path: String, readOnly: Bool = false, bulk: Bool = false, workingCopy: WorkingCopy? = nil, readOnce: Bool = false) throws {
         self.path = path
         buildsQueryIndexes = !readOnce
+        keepsRecordDigests = !readOnce
         var status = stat()
         if stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
             throw StoreError(.notACanonicalStore("it is a folder, not a store file"), path: path)

@@ -78,6 +78,41 @@ import Testing
         }
     }
 
+    /// A store read once (`convert --as core-data`'s temporary one) keeps no digest, and writes
+    /// and counts the same rows as any new store: recipes (one written twice), and logs taken on
+    /// a thread of their own as a conversion takes them.
+    @Test func aStoreReadOnceKeepsNoDigestAndTheSameRows() throws {
+        var batch = CanonicalBatch()
+        batch.recipes = [recipe(Self.recipeA, steps: [Self.sharedStep]), recipe(Self.recipeB, steps: []), recipe(Self.recipeA, steps: [])]
+        batch.logs = (1...5).map { number in
+            let id = "E\(number)E\(number)E\(number)E\(number)-1111-4222-8333-444444444444"
+            var log = Log(id: id, source: SourceRef(app: .brewguide, entity: "BrewLog", key: id, file: "logs.json"), kind: "brew",
+                          createdAt: "2024-05-01T08:00:00Z", modifiedAt: "2024-05-01T08:00:00Z")
+            log.rating = Double(number)
+            return log
+        }
+        let rows = "SELECT 'log', id, rating FROM log UNION ALL SELECT 'recipe', id, title FROM recipe UNION ALL SELECT 'step', id, recipe_id FROM recipe_step ORDER BY 1, 2"
+        var results: [(changes: [String: RecordChanges], digests: Int, rows: [Row])] = []
+        for readOnce in [false, true] {
+            let path = directory.url.appendingPathComponent("once-\(readOnce).ferry").path
+            let store = try CanonicalStore(path: path, bulk: true, readOnce: readOnce)
+            defer { try? store.close() }
+            let report = ReportBuilder(store: path, dryRun: false)
+            try store.session(report: report) { session in
+                session.takeLogsApart()
+                try session.write(batch)
+            }
+            let digests = try store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM ferry_record_digest") ?? -1 }
+            results.append((report.finish().changes, digests, try store.read { try Row.fetchAll($0, sql: rows) }))
+        }
+        #expect(results[0].digests == 7, "a new store keeps a digest a record (the recipe written twice, twice)")
+        #expect(results[1].digests == 0)
+        #expect(results[1].changes == results[0].changes)
+        #expect(results[1].changes["recipe"] == RecordChanges(new: 2, changed: 1) && results[1].changes["log"] == RecordChanges(new: 5))
+        // Five logs and two recipes: A's later version, without its step, is the one kept.
+        #expect(results[1].rows == results[0].rows && results[0].rows.count == 7, "\(results[0].rows)")
+    }
+
     /// WAL commits leave the header's change counter alone: a store in WAL mode never trusts a
     /// digest, whichever session wrote it.
     @Test func aStoreInWALModeTrustsNoDigest() throws {

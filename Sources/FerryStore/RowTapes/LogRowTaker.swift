@@ -26,8 +26,9 @@ final class LogRowTaker: @unchecked Sendable {
     /// Touched by the taking thread only, until ``finish()`` has returned.
     private var writer = BatchWriter()
 
-    init() {
+    init(keepsDigests: Bool = true) {
         writer.fresh = true
+        writer.keepsDigests = keepsDigests
         let thread = Thread { [self] in run() }
         thread.start()
     }

@@ -96,7 +96,11 @@ extension BatchWriter {
         assert(fresh, "rows are taken apart only into a store that was empty")
         let mark = tapeMark
         takeRows(log)
-        keep(.log, id: log.pointee.id, digest: digest(since: mark), new: true)
+        if keepsDigests {
+            keep(.log, id: log.pointee.id, digest: digest(since: mark), new: true)
+        } else {
+            countChange(.log, new: true)
+        }
     }
 
     private mutating func takeRows(_ log: UnsafePointer<Log>) {

@@ -26,6 +26,9 @@ struct BatchWriter {
     var activity: String? { (player.failedRecord ?? current).map { "writing \($0.entity) \($0.key ?? "")" } }
     /// The store held no records when the session began: nothing to replace, so no deletes.
     var fresh = false
+    /// Whether each record's digest is kept (``RecordDigests``); not in a store read once and
+    /// removed, which is never converted into again (a million logs' digests: a million rows).
+    var keepsDigests = true
     /// Records new, changed and unchanged, by ``RecordDigests/Table`` (less one).
     private var changes = [RecordChanges](repeating: RecordChanges(), count: RecordDigests.Table.allCases.count)
     var changesByTable: [String: RecordChanges] {
@@ -107,11 +110,15 @@ struct BatchWriter {
     /// - Parameter again: into a store that was empty, the record was written before in this session.
     mutating func judge(_ table: RecordDigests.Table, id: String, since mark: RowTape.Mark,
                         parts: [(String, CanonicalColumn)], stored: RecordDigests.Stored? = nil, again: Bool = false, db: Database) throws -> Bool {
-        let digest = tape.digest(since: mark)
         guard !fresh else {
-            keep(table, id: id, digest: digest, new: !again, last: !again)
+            if keepsDigests {
+                keep(table, id: id, digest: tape.digest(since: mark), new: !again, last: !again)
+            } else {
+                countChange(table, new: !again)
+            }
             return true
         }
+        let digest = tape.digest(since: mark)
         switch try stored ?? RecordDigests.stored(table, id: id, db: db) {
         case .absent:
             keep(table, id: id, digest: digest, new: true)
@@ -129,7 +136,7 @@ struct BatchWriter {
     /// Counts a record written and takes the row keeping its digest.
     /// - Parameter last: into a store that was empty, the record's row is its table's last, new.
     mutating func keep(_ table: RecordDigests.Table, id: String, digest: Int64, new: Bool, last: Bool = true) {
-        if new { changes[table.rawValue - 1].new += 1 } else { changes[table.rawValue - 1].changed += 1 }
+        countChange(table, new: new)
         if fresh, last, let ofLast = RecordDigests.ofLast(table) {
             _ = tape.add(ofLast) { $0.add(digest) }
         } else {
@@ -138,6 +145,11 @@ struct BatchWriter {
                 row.add(digest)
             }
         }
+    }
+
+    /// Counts a record written, new or changed.
+    mutating func countChange(_ table: RecordDigests.Table, new: Bool) {
+        if new { changes[table.rawValue - 1].new += 1 } else { changes[table.rawValue - 1].changed += 1 }
     }
 
     /// The digest of the rows taken since `mark`.

@@ -64,7 +64,7 @@ extension CanonicalStore {
                     // half of a conversion's SQL time. Only this session's statements skip them.
                     try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
                     defer { try? db.execute(sql: "PRAGMA ignore_check_constraints = OFF") }
-                    let session = try StoreSession(db: db, report: report, keepGoing: keepGoing, fresh: fresh)
+                    let session = try StoreSession(db: db, report: report, keepGoing: keepGoing, fresh: fresh, keepsDigests: keepsRecordDigests)
                     session.refusesDuplicateLogs = deferred.contains { isUnique($0) }
                     session.deferredRecipeKey = deferred.first { $0["name"] == Self.recipeKey }?["sql"]
                     defer { session.stopTakingLogs() }

@@ -44,11 +44,13 @@ public final class StoreSession {
     var deferredRecipeKey: String?
     private(set) var recipeKeyBuilt = false
 
-    init(db: Database, report: ReportBuilder?, keepGoing: Bool, fresh: Bool) throws {
+    /// - Parameter keepsDigests: whether records' digests are kept (not in a store read once).
+    init(db: Database, report: ReportBuilder?, keepGoing: Bool, fresh: Bool, keepsDigests: Bool = true) throws {
         self.db = db
         self.report = report
         self.keepGoing = keepGoing
         writer.fresh = fresh
+        writer.keepsDigests = keepsDigests
         holdsTargets = try !fresh && Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(RecipeTable.table)) OR EXISTS (SELECT 1 FROM \(ProjectTable.table))") == true
     }
 
@@ -154,7 +156,7 @@ public final class StoreSession {
     /// `keepGoing`: no old rows to delete, no record rejected alone.
     package func takeLogsApart() {
         guard writer.fresh, !keepGoing, logTaker == nil else { return }
-        logTaker = LogRowTaker()
+        logTaker = LogRowTaker(keepsDigests: writer.keepsDigests)
     }
 
     /// Ends the log-taking thread, if any, without waiting for it (the session ends).
