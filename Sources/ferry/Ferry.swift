@@ -40,6 +40,9 @@ struct Ferry: ParsableCommand {
         // Ctrl-C, kill and a closed terminal remove what this run made and leave every target as it
         // was. First of all: the signals are blocked in every thread started after this.
         Interruption.install(prefix: "ferry: ")
+        // SQLite's temporary files and Ferry's own go in a folder of this run's, which an
+        // interruption removes whole: a file made and not yet unlinked cannot stay behind.
+        RunTemporaryFolder.install()
         // `ferry --version` is answered here rather than by a root flag or `CommandConfiguration.version`:
         // ArgumentParser would match either after a subcommand too, where `--version NAME` picks a model version.
         if CommandLine.arguments.dropFirst().elementsEqual(["--version"]) {

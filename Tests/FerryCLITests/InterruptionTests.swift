@@ -235,6 +235,49 @@ import Testing
         _ = try ParallelJobs.run(reruns, threads: 2)
     }
 
+    #if os(Linux)
+    /// SQLite's temporary files and Ferry's parked links are made and unlinked at once; a signal
+    /// between the two would leave one in the temp folder. They go in a folder the run made and
+    /// registered instead (`SQLITE_TMPDIR` points there), which an interruption removes whole.
+    /// The run is stopped until it holds a file open in the temp folder; its /proc entry says where.
+    @Test func temporaryFilesGoInAFolderOfTheRunsOwn() throws {
+        let item = try makeCase("own-temporary", target: "store.ferry", seed: nil)
+        let logs = path("own-temporary.ndjson")
+        try Self.writeBrewLogs(count: Self.logs, to: logs)
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = item.temporary
+        environment["SQLITE_TMPDIR"] = nil
+        let pid = try Self.spawn([CommandRunner.ferry, "convert", logs, "--from", "brewguide", "--to", item.target], environment: environment, stderr: 2)
+        var seen: (listing: [String], open: [String])?
+        for _ in 0..<300 {
+            usleep(100_000)
+            guard kill(pid, SIGSTOP) == 0 else { break }
+            let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+            let open = fds.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)") }
+                .filter { $0.hasPrefix(item.temporary + "/") }
+            if !open.isEmpty {
+                seen = (StoreFixtures.listing(item.temporary), open)
+                break
+            }
+            kill(pid, SIGCONT)
+        }
+        kill(pid, SIGINT)
+        kill(pid, SIGCONT)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+
+        let (listing, open) = try #require(seen, "the run never held a file open in the temp folder")
+        let name = try #require(listing.first)
+        #expect(listing == [name], "the temp folder held \(listing)")
+        #expect(name.hasPrefix("ferry-tmp.ferry-\(ScratchFiles.hostTag)-\(pid)-") && name.hasSuffix(".partial"), "\(name)")
+        let folder = item.temporary + "/" + name + "/"
+        #expect(open.allSatisfy { $0.hasPrefix(folder) && $0.hasSuffix(" (deleted)") }, "\(open)")
+        #expect(status & 0x7f == 0 && (status >> 8) & 0xff == 130, "status \(status)")
+        #expect(StoreFixtures.listing(item.temporary).isEmpty, "\(StoreFixtures.listing(item.temporary))")
+        #expect(!FileManager.default.fileExists(atPath: item.target))
+    }
+    #endif
+
     @Test func cleanListsThenRemovesOnlyDeadRunsLeftovers() throws {
         let folder = path("clean")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

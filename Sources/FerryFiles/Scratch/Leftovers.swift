@@ -21,7 +21,7 @@ public enum Leftovers {
         let prefix = "." + url.lastPathComponent + "."
         var found = find(in: folder) { $0.hasPrefix(prefix) }
         found += find(in: target + ".backups") { _ in true }
-        found += find(in: NSTemporaryDirectory()) { $0.hasPrefix("ferry-") }
+        for folder in RunTemporaryFolder.searched { found += find(in: folder) { $0.hasPrefix("ferry-") } }
         return found
     }
 

@@ -55,6 +55,16 @@ public enum ScratchFiles {
         }
     }
 
+    /// Makes a folder only this user can enter and registers it, in one step as far as an
+    /// interruption can tell. Returns whether it was made.
+    static func makeFolder(_ path: String) -> Bool {
+        registry.withLock { state in
+            guard mkdir(path, 0o700) == 0 else { return false }
+            state.paths.append(path)
+            return true
+        }
+    }
+
     /// Registers a path this run made, to be removed if the run is interrupted before it
     /// publishes or removes it: a backup taken for a write that has not happened yet, a folder
     /// made for outputs.

@@ -90,14 +90,13 @@ final class ParkedLinkFile {
     /// Where SQLite puts its own temporary files (`SQLITE_TMPDIR`, `TMPDIR`, then the usual
     /// folders), so that a conversion needs its temporary space in one place.
     static func temporaryFolder(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        let candidates = [environment["SQLITE_TMPDIR"], environment["TMPDIR"]].compactMap { $0 } + ["/var/tmp", "/usr/tmp", "/tmp"]
-        return candidates.first { access($0, W_OK | X_OK) == 0 } ?? "."
+        RunTemporaryFolder.base(environment)
     }
 
     static func failure(_ what: String, folder: String) -> DatabaseError {
         let code = errno
         return DatabaseError(resultCode: code == ENOSPC || code == EDQUOT ? .SQLITE_FULL : .SQLITE_IOERR,
-                             message: "parked links (temporary file in \(folder)): \(what): \(String(cString: strerror(code)))")
+                             message: "parked links (temporary file in \(RunTemporaryFolder.named(folder))): \(what): \(String(cString: strerror(code)))")
     }
 
     /// Reads the file from its start, a chunk at a time.
@@ -122,7 +121,7 @@ final class ParkedLinkFile {
 
         mutating func bytes(_ count: Int) throws -> ArraySlice<UInt8> {
             guard try fill(count) else {
-                throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "parked links (temporary file in \(folder)): cut short")
+                throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "parked links (temporary file in \(RunTemporaryFolder.named(folder))): cut short")
             }
             defer { position += count }
             return data[position..<position + count]
