@@ -278,6 +278,47 @@ import Testing
     }
     #endif
 
+    /// A reader that goes away (`ferry dump … | head`) ends the run as it ends any command in a
+    /// pipeline, 141 and nothing said; a full disk under `> file` is said, with 74. Either way
+    /// the run's temporary folder goes with it (a signal's death would have left it).
+    @Test func aClosedPipeOrAFullOutputEndsTheRunAndLeavesNothing() throws {
+        let store = path("pipe.sqlite")
+        let model = TestPaths.formats.appendingPathComponent("canonical/Ferry.xcdatamodeld").path
+        try expectSuccess(ferry("convert", TestPaths.samples.appendingPathComponent("brewguide").path, "--as", "core-data", "--to", store))
+        let commands = [["inspect", model], ["dump", store, "--model", model]]
+        for (number, arguments) in commands.enumerated() {
+            for full in [false, true] {
+                let temporary = path("pipe-\(number)-\(full).tmp")
+                try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: CommandRunner.ferry)
+                process.arguments = arguments
+                var environment = ProcessInfo.processInfo.environment
+                environment["TMPDIR"] = temporary
+                environment["SQLITE_TMPDIR"] = nil
+                process.environment = environment
+                let errors = Pipe()
+                process.standardError = errors
+                let output = Pipe()
+                if full {
+                    process.standardOutput = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+                } else {
+                    // No reader from the start: the first write fails.
+                    process.standardOutput = output
+                    try output.fileHandleForReading.close()
+                }
+                try process.run()
+                let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                process.waitUntilExit()
+                let note = "\(arguments[0]) into \(full ? "/dev/full" : "a closed pipe")"
+                #expect(process.terminationReason == .exit, "\(note): ended by a signal")
+                #expect(process.terminationStatus == (full ? 74 : 141), "\(note): \(process.terminationStatus) \(said)")
+                #expect(said.contains("ferry: error: cannot write the output: No space left on device") == full, "\(note): \(said)")
+                #expect(StoreFixtures.listing(temporary).isEmpty, "\(note): \(StoreFixtures.listing(temporary))")
+            }
+        }
+    }
+
     @Test func cleanListsThenRemovesOnlyDeadRunsLeftovers() throws {
         let folder = path("clean")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -295,7 +336,14 @@ import Testing
         for name in [deadName, deadName + "-journal"] + kept {
             _ = FileManager.default.createFile(atPath: (folder as NSString).appendingPathComponent(name), contents: Data("x".utf8))
         }
-        let listed = try CommandRunner.ferry(["clean", folder, "--dry-run"])
+        // A temp folder of its own: dead runs' leftovers in the shared one are not this test's.
+        let temporary = path("clean.tmp")
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = temporary
+        environment["SQLITE_TMPDIR"] = nil
+        let clean = { (arguments: [String]) in try CommandRunner.run(CommandRunner.ferry, arguments, environment: environment) }
+        let listed = try clean(["clean", folder, "--dry-run"])
         #expect(listed.status == 0, "\(listed.stderr)")
         #expect(listed.stdout.contains(deadName) && listed.stdout.contains(deadName + "-journal"), "\(listed.stdout)")
         #expect(!listed.stdout.contains(liveName), "a live process's file was listed: \(listed.stdout)")
@@ -303,7 +351,7 @@ import Testing
         #expect(listed.stderr.contains("would remove 2 leftovers"), "\(listed.stderr)")
         #expect(StoreFixtures.listing(folder).count == 6, "--dry-run removed something")
 
-        let removed = try CommandRunner.ferry(["clean", folder])
+        let removed = try clean(["clean", folder])
         #expect(removed.status == 0, "\(removed.stderr)")
         #expect(StoreFixtures.listing(folder) == kept.sorted())
 

@@ -105,7 +105,7 @@ import Testing
             let digests = try store.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM ferry_record_digest") ?? -1 }
             results.append((report.finish().changes, digests, try store.read { try Row.fetchAll($0, sql: rows) }))
         }
-        #expect(results[0].digests == 7, "a new store keeps a digest a record (the recipe written twice, twice)")
+        #expect(results[0].digests == 7, "a new store keeps a digest a record (the recipe written twice, once)")
         #expect(results[1].digests == 0)
         #expect(results[1].changes == results[0].changes)
         #expect(results[1].changes["recipe"] == RecordChanges(new: 2, changed: 1) && results[1].changes["log"] == RecordChanges(new: 5))

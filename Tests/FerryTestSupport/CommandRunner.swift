@@ -29,8 +29,14 @@ public enum CommandRunner {
         return directory.appendingPathComponent("ferry").path
     }()
 
+    /// Runs ferry with a temp folder of its own: a writing run sweeps dead runs' leftovers from
+    /// the temp folder and says so, which in a shared one would be another test's business.
     public static func ferry(_ arguments: [String], in directory: URL? = nil) throws -> CommandResult {
-        try run(ferry, arguments, in: directory)
+        let temporary = TemporaryDirectory("ferry-run")
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = temporary.path
+        environment["SQLITE_TMPDIR"] = nil
+        return try withExtendedLifetime(temporary) { try run(ferry, arguments, in: directory, environment: environment) }
     }
 
     public static func run(_ executable: String, _ arguments: [String], in directory: URL? = nil,
@@ -60,18 +66,27 @@ public enum CommandRunner {
     }
 
     /// Runs ferry and kills it (SIGKILL) after `delay` seconds, as a crash or a power cut would.
+    /// Its temp folder is one of its own, removed afterwards: what a killed run leaves there (its
+    /// temporary folder at least) would otherwise be swept, and reported, by any later run of
+    /// any test.
     /// - Returns: whether it was still running when killed.
     @discardableResult
     public static func ferryKilled(_ arguments: [String], after delay: Double) throws -> Bool {
+        let temporary = TemporaryDirectory("ferry-killed-run")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ferry)
         process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = temporary.path
+        environment["SQLITE_TMPDIR"] = nil
+        process.environment = environment
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
         usleep(useconds_t(delay * 1_000_000))
         let killed = process.isRunning && kill(process.processIdentifier, SIGKILL) == 0
         process.waitUntilExit()
+        withExtendedLifetime(temporary) {}
         return killed
     }
 

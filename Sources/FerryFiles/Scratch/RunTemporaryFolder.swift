@@ -19,7 +19,7 @@ public enum RunTemporaryFolder {
     public static var searched: [String] {
         let folders = [NSTemporaryDirectory(), state.withLock { $0.base } ?? base()]
         var seen: Set<String> = []
-        return folders.filter { seen.insert(URL(fileURLWithPath: $0).standardizedFileURL.path).inserted }
+        return folders.filter { seen.insert(URL(fileURLWithPath: $0).resolvingSymlinksInPath().path).inserted }
     }
 
     /// The folder to name in a message: the run's own folder is named by the one it is in (the
@@ -32,7 +32,8 @@ public enum RunTemporaryFolder {
 
     /// Makes `<base>/ferry-tmp.ferry-<host>-<pid>-<tag>.partial`, points `SQLITE_TMPDIR` at it
     /// (SQLite reads it once, when it is first used) and removes it when the process exits; an
-    /// interruption removes it with the rest of the run's scratch. For a program's `main`, after
+    /// interruption removes it with the rest of the run's scratch. A run killed outright leaves
+    /// it, and the next run that writes (or `ferry clean`) removes it as a dead run's leftover. For a program's `main`, after
     /// ``Interruption/install(prefix:)`` and before anything reads the environment on another
     /// thread or opens a database. Where the folder cannot be made, nothing changes.
     /// - Returns: the folder, or nil.

@@ -47,20 +47,27 @@ public enum ScratchFiles {
     /// ``Interruption`` takes for good, so a signal cannot end the run between the two steps and
     /// leave it behind. Returns its descriptor, or -1 with `errno` set.
     public static func unnamedFile(in folder: String, prefix: String) -> Int32 {
-        registry.withLock { _ in
+        let (made, code) = registry.withLock { _ in
             var template = Array((folder + "/" + prefix + "XXXXXX").utf8CString)
             let made = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
+            let code = errno
             if made >= 0 { _ = template.withUnsafeBufferPointer { buffer in buffer.baseAddress.map { unlink($0) } } }
-            return made
+            return (made, code)
         }
+        errno = code
+        return made
     }
 
     /// Makes a folder only this user can enter and registers it, in one step as far as an
-    /// interruption can tell. Returns whether it was made.
+    /// interruption can tell. An interruption removes it only while it is empty, and (made first)
+    /// last: it is never renamed away while threads may still make files in it, which would then
+    /// go wherever SQLite turns next; one caught there keeps the folder for the next run to sweep.
+    /// Returns whether it was made.
     static func makeFolder(_ path: String) -> Bool {
         registry.withLock { state in
             guard mkdir(path, 0o700) == 0 else { return false }
             state.paths.append(path)
+            state.emptyOnly.insert(path)
             return true
         }
     }

@@ -8,10 +8,11 @@ extension Ferry {
             abstract: "Remove what interrupted or killed runs of Ferry left in a folder.",
             discussion: """
                 Ferry names every temporary file and staging folder after the process that made it \
-                (.NAME.PURPOSE.ferry-PID-TAG.partial). A run that is interrupted removes its own; one that is killed \
+                (.NAME.PURPOSE.ferry-HOST-PID-TAG.partial). A run that is interrupted removes its own; one that is killed \
                 (SIGKILL, a power cut) cannot, and the next command that writes the same target removes them. \
                 This command does the same for every such name in FOLDER, in the backups folders inside it, and \
-                in the temp folder, for processes that are no longer running; a live run's files are left alone.
+                in the temp folder and SQLite's (SQLITE_TMPDIR, TMPDIR, else /var/tmp), for processes that are no \
+                longer running; a live run's files are left alone.
 
                 Example:
                   ferry clean ~/Data --dry-run

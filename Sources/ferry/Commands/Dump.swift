@@ -64,7 +64,7 @@ extension Ferry {
             if let output {
                 result = try dump.write(reader, toDirectory: output)
             } else {
-                var output = ChunkedWriter { FileHandle.standardOutput.write(Data($0)) }
+                var output = ChunkedWriter { Console.output(bytes: $0) }
                 result = try dump.write(reader) { try output.append($0) }
                 try output.flush()
             }
@@ -79,16 +79,16 @@ extension Ferry {
         private func writeHistory(_ reader: CoreDataStoreReader) throws {
             var writer = JSONWriter(sortedKeys: true)
             var count = 0
-            if format == .json { FileHandle.standardOutput.write(Data("{\"format\":\"ferry.history/1\",\"changes\":[".utf8)) }
+            if format == .json { Console.output("{\"format\":\"ferry.history/1\",\"changes\":[") }
             try PersistentHistory.forEachChange(of: reader) { change in
                 writer.reset()
                 if format == .json && count > 0 { writer.appendRaw(",") }
                 writer.write(change)
                 if format == .ndjson { writer.appendNewline() }
-                FileHandle.standardOutput.write(Data(writer.bytes))
+                Console.output(bytes: writer.bytes)
                 count += 1
             }
-            if format == .json { FileHandle.standardOutput.write(Data("]}\n".utf8)) }
+            if format == .json { Console.output("]}\n") }
             Console.error("ferry: \(count) changes of the persistent history")
         }
     }

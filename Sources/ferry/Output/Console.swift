@@ -1,13 +1,26 @@
+import FerryFiles
 import Foundation
 
 /// Writes results to stdout and messages to stderr, so that scripts can pipe one and read the other.
 enum Console {
     static func output(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        var text = text
+        text.withUTF8 { Interruption.write(UnsafeRawBufferPointer($0), to: 1) }
+    }
+
+    static func output<Bytes: ContiguousBytes>(bytes: Bytes) {
+        bytes.withUnsafeBytes { Interruption.write($0, to: 1) }
     }
 
     static func error(_ line: String) {
-        FileHandle.standardError.write(Data((line.hasSuffix("\n") ? line : line + "\n").utf8))
+        var line = line.hasSuffix("\n") ? line : line + "\n"
+        line.withUTF8 { Interruption.write(UnsafeRawBufferPointer($0), to: 2) }
+    }
+
+    /// Text on stderr that is not a whole line (a progress line drawn over itself).
+    static func error(partial text: String) {
+        var text = text
+        text.withUTF8 { Interruption.write(UnsafeRawBufferPointer($0), to: 2) }
     }
 
     /// A count and its noun, singular for one: `1 entity`, `3 entities`.

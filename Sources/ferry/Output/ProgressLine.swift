@@ -50,7 +50,7 @@ final class ProgressLine: @unchecked Sendable {
         if !changed, let lastDraw, now.uptimeNanoseconds - lastDraw.uptimeNanoseconds < 200_000_000 { return }
         lastDraw = now
         let elapsed = Double(now.uptimeNanoseconds - subjectStart.uptimeNanoseconds) / 1e9
-        FileHandle.standardError.write(Data(("\r\u{1B}[K" + text(elapsed)).utf8))
+        Console.error(partial: "\r\u{1B}[K" + text(elapsed))
         drawn = true
     }
 
@@ -58,7 +58,7 @@ final class ProgressLine: @unchecked Sendable {
     func finish() {
         lock.lock()
         defer { lock.unlock() }
-        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if drawn { Console.error(partial: "\r\u{1B}[K") }
         drawn = false
     }
 
