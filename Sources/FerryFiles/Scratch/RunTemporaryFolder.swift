@@ -33,9 +33,10 @@ public enum RunTemporaryFolder {
     /// Makes `<base>/ferry-tmp.ferry-<host>-<pid>-<tag>.partial`, points `SQLITE_TMPDIR` at it
     /// (SQLite reads it once, when it is first used) and removes it when the process exits; an
     /// interruption removes it with the rest of the run's scratch. A run killed outright leaves
-    /// it, and the next run that writes (or `ferry clean`) removes it as a dead run's leftover. For a program's `main`, after
-    /// ``Interruption/install(prefix:)`` and before anything reads the environment on another
-    /// thread or opens a database. Where the folder cannot be made, nothing changes.
+    /// it, and the next run that writes (or `ferry clean`) removes it as a dead run's leftover.
+    /// For a program's `main`, after ``Interruption/install(prefix:)`` and before anything reads
+    /// the environment on another thread or opens a database. Where the folder cannot be made,
+    /// nothing changes.
     /// - Returns: the folder, or nil.
     @discardableResult
     public static func install() -> String? {
