@@ -15,10 +15,9 @@ import GRDB
 public final class CanonicalStore: @unchecked Sendable {
     public let path: String
     let queue: DatabaseQueue
-    /// Whether a new store's session builds the indexes that only serve queries (see `readOnce`).
-    let buildsQueryIndexes: Bool
-    /// Whether its sessions keep records' digests (``RecordDigests``): not in a store read once.
-    let keepsRecordDigests: Bool
+    /// Read whole once and removed (see `init`): its sessions build no index that only serves
+    /// queries and keep no record digest (``RecordDigests``).
+    let readOnce: Bool
     public static let schemaVersion = StoreMigrations.identifiers.count
     /// The page size of the stores Ferry creates.
     static let pageSize = 16384
@@ -39,8 +38,7 @@ public final class CanonicalStore: @unchecked Sendable {
     ///   digest is kept (no conversion comes into it again).
     public init(path: String, readOnly: Bool = false, bulk: Bool = false, workingCopy: WorkingCopy? = nil, readOnce: Bool = false) throws {
         self.path = path
-        buildsQueryIndexes = !readOnce
-        keepsRecordDigests = !readOnce
+        self.readOnce = readOnce
         var status = stat()
         if stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
             throw StoreError(.notACanonicalStore("it is a folder, not a store file"), path: path)

@@ -21,8 +21,12 @@ public enum Leftovers {
         let prefix = "." + url.lastPathComponent + "."
         var found = find(in: folder) { $0.hasPrefix(prefix) }
         found += find(in: target + ".backups") { _ in true }
-        for folder in RunTemporaryFolder.searched { found += find(in: folder) { $0.hasPrefix("ferry-") } }
-        return found
+        return found + inTemporaryFolders()
+    }
+
+    /// Dead runs' scratch in the temp folder and SQLite's (``RunTemporaryFolder/searched``).
+    public static func inTemporaryFolders() -> [Leftover] {
+        RunTemporaryFolder.searched.flatMap { find(in: $0) { $0.hasPrefix("ferry-") } }
     }
 
     /// Dead runs' scratch directly in `folder` whose names `include` accepts, sorted by path.

@@ -17,7 +17,7 @@ public enum RunTemporaryFolder {
     /// The folders a dead run's temporary scratch may be in: the temp folder, and where SQLite's
     /// temporary files went before this run pointed them at a folder of its own.
     public static var searched: [String] {
-        let folders = [NSTemporaryDirectory(), state.withLock { $0.base } ?? base()]
+        let folders = [NSTemporaryDirectory(), installed.withLock { $0.map(parent) } ?? base()]
         var seen: Set<String> = []
         return folders.filter { seen.insert(URL(fileURLWithPath: $0).resolvingSymlinksInPath().path).inserted }
     }
@@ -25,9 +25,7 @@ public enum RunTemporaryFolder {
     /// The folder to name in a message: the run's own folder is named by the one it is in (the
     /// one a person chose, or whose disk is full), which outlives the run.
     public static func named(_ folder: String) -> String {
-        let (base, path) = state.withLock { ($0.base, $0.path) }
-        guard let base, folder == path else { return folder }
-        return base
+        installed.withLock { $0 } == folder ? parent(folder) : folder
     }
 
     /// Makes `<base>/ferry-tmp.ferry-<host>-<pid>-<tag>.partial`, points `SQLITE_TMPDIR` at it
@@ -43,16 +41,19 @@ public enum RunTemporaryFolder {
         let base = base()
         let path = (base as NSString).appendingPathComponent("ferry-tmp\(ScratchFiles.tag())")
         guard ScratchFiles.makeFolder(path) else { return nil }
-        state.withLock { $0 = (base, path) }
+        installed.withLock { $0 = path }
         setenv("SQLITE_TMPDIR", path, 1)
         atexit { RunTemporaryFolder.removeAtExit() }
         return path
     }
 
     private static func removeAtExit() {
-        guard let path = state.withLock({ $0.path }) else { return }
+        guard let path = installed.withLock({ $0 }) else { return }
         ScratchFiles.remove(path)
     }
 
-    private static let state = LockedState<(base: String?, path: String?)>((nil, nil))
+    private static func parent(_ path: String) -> String { (path as NSString).deletingLastPathComponent }
+
+    /// The run's folder, once made.
+    private static let installed = LockedState<String?>(nil)
 }

@@ -96,11 +96,7 @@ extension BatchWriter {
         assert(fresh, "rows are taken apart only into a store that was empty")
         let mark = tapeMark
         takeRows(log)
-        if keepsDigests {
-            keep(.log, id: log.pointee.id, digest: digest(since: mark), new: true)
-        } else {
-            countChange(.log, new: true)
-        }
+        keepInFresh(.log, id: log.pointee.id, since: mark)
     }
 
     private mutating func takeRows(_ log: UnsafePointer<Log>) {

@@ -111,11 +111,7 @@ struct BatchWriter {
     mutating func judge(_ table: RecordDigests.Table, id: String, since mark: RowTape.Mark,
                         parts: [(String, CanonicalColumn)], stored: RecordDigests.Stored? = nil, again: Bool = false, db: Database) throws -> Bool {
         guard !fresh else {
-            if keepsDigests {
-                keep(table, id: id, digest: tape.digest(since: mark), new: !again, last: !again)
-            } else {
-                countChange(table, new: !again)
-            }
+            keepInFresh(table, id: id, since: mark, again: again)
             return true
         }
         let digest = tape.digest(since: mark)
@@ -144,6 +140,16 @@ struct BatchWriter {
                 row.add(id)
                 row.add(digest)
             }
+        }
+    }
+
+    /// Into a store that was empty: counts the record and, where digests are kept, takes the row
+    /// keeping the digest of its rows taken since `mark`.
+    mutating func keepInFresh(_ table: RecordDigests.Table, id: String, since mark: RowTape.Mark, again: Bool = false) {
+        if keepsDigests {
+            keep(table, id: id, digest: tape.digest(since: mark), new: !again, last: !again)
+        } else {
+            countChange(table, new: !again)
         }
     }
 

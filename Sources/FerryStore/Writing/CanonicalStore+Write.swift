@@ -64,7 +64,7 @@ extension CanonicalStore {
                     // half of a conversion's SQL time. Only this session's statements skip them.
                     try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
                     defer { try? db.execute(sql: "PRAGMA ignore_check_constraints = OFF") }
-                    let session = try StoreSession(db: db, report: report, keepGoing: keepGoing, fresh: fresh, keepsDigests: keepsRecordDigests)
+                    let session = try StoreSession(db: db, report: report, keepGoing: keepGoing, fresh: fresh, keepsDigests: !readOnce)
                     session.refusesDuplicateLogs = deferred.contains { isUnique($0) }
                     session.deferredRecipeKey = deferred.first { $0["name"] == Self.recipeKey }?["sql"]
                     defer { session.stopTakingLogs() }
@@ -76,7 +76,7 @@ extension CanonicalStore {
                     // before settling links, which looks records up by id; the other indexes after,
                     // so that links settled late do not update them row by row.
                     let keys = deferred.filter { isUnique($0) && !(session.recipeKeyBuilt && $0["name"] == Self.recipeKey) }
-                    let others = buildsQueryIndexes ? deferred.filter { !isUnique($0) } : []
+                    let others = !readOnce ? deferred.filter { !isUnique($0) } : []
                     if !deferred.isEmpty { try db.execute(sql: "PRAGMA cache_size = -8192; PRAGMA threads = \(Self.sortThreads)") }
                     defer { if !deferred.isEmpty { try? db.execute(sql: "PRAGMA threads = 0") } }
                     try build(keys, db: db, phase: &phase, report: report)

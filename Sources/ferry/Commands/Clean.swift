@@ -38,7 +38,7 @@ extension Ferry {
             let backups = names.filter { $0.hasSuffix(".backups") }.sorted()
             let found = Leftovers.find(in: folder)
                 + backups.flatMap { Leftovers.find(in: (folder as NSString).appendingPathComponent($0)) }
-                + RunTemporaryFolder.searched.flatMap { Leftovers.find(in: $0) { $0.hasPrefix("ferry-") } }
+                + Leftovers.inTemporaryFolders()
             let failures = dryRun ? [] : Leftovers.remove(found)
             for leftover in found where !failures.contains(where: { $0.path == leftover.path }) {
                 Console.output("\(dryRun ? "would remove" : "removed") \(leftover.path) (\(LeftoverNotice.bytes(leftover.bytes)), process \(leftover.processID))\n")

@@ -4,8 +4,7 @@ import Foundation
 /// Writes results to stdout and messages to stderr, so that scripts can pipe one and read the other.
 enum Console {
     static func output(_ text: String) {
-        var text = text
-        text.withUTF8 { Interruption.write(UnsafeRawBufferPointer($0), to: 1) }
+        write(text, to: 1)
     }
 
     static func output<Bytes: ContiguousBytes>(bytes: Bytes) {
@@ -13,14 +12,17 @@ enum Console {
     }
 
     static func error(_ line: String) {
-        var line = line.hasSuffix("\n") ? line : line + "\n"
-        line.withUTF8 { Interruption.write(UnsafeRawBufferPointer($0), to: 2) }
+        write(line.hasSuffix("\n") ? line : line + "\n", to: 2)
     }
 
     /// Text on stderr that is not a whole line (a progress line drawn over itself).
     static func error(partial text: String) {
+        write(text, to: 2)
+    }
+
+    private static func write(_ text: String, to descriptor: Int32) {
         var text = text
-        text.withUTF8 { Interruption.write(UnsafeRawBufferPointer($0), to: 2) }
+        text.withUTF8 { Interruption.write(UnsafeRawBufferPointer($0), to: descriptor) }
     }
 
     /// A count and its noun, singular for one: `1 entity`, `3 entities`.
