@@ -181,6 +181,16 @@ struct MemberStack {
     }
 }
 
+extension JSONReader {
+    /// A slot from 0 to 63 for an ASCII key, the same for the same key.
+    @inline(__always)
+    static func keySlot(_ key: String) -> UInt64 {
+        let utf8 = key.utf8
+        guard let first = utf8.first, let last = utf8.last else { return 0 }
+        return UInt64(truncatingIfNeeded: utf8.count &* 31 &+ Int(first) &* 7 &+ Int(last)) & 63
+    }
+}
+
 private struct Parser {
     let bytes: UnsafeBufferPointer<UInt8>
     let maximumDepth: Int
@@ -229,6 +239,8 @@ private struct Parser {
         let base = scratch.stack.members.count
         var seen: Set<String> = []
         var keysASCII = true
+        // By ``JSONReader/keySlot(_:)``, the slots of this object's keys so far, while all are ASCII.
+        var slotsSeen: UInt64 = 0
         skipWhitespace()
         if peek() == UInt8(ascii: "}") {
             index += 1
@@ -243,16 +255,28 @@ private struct Parser {
             let (key, isASCII) = try parseKey()
             if !allowsDuplicateKeys {
                 // Small objects are the norm: a linear scan beats hashing until a dozen members.
-                // Two ASCII keys are the same only at the same length; with any other, Swift's `==`
-                // decides alone (a Kelvin sign equals "K"), as it does for the hashed set.
-                let lengthDecides = keysASCII && isASCII
-                keysASCII = lengthDecides
+                // Two ASCII keys are the same only at the same length and in the same slot; with
+                // any other, Swift's `==` decides alone (a Kelvin sign equals "K"), as it does for
+                // the hashed set. While every key is ASCII, a key whose slot no key before took is
+                // new without a scan, up to 64 members (a dump's records have 20 or more: hashing
+                // them into a set was a tenth of reading them).
+                let bytesDecide = keysASCII && isASCII
+                keysASCII = bytesDecide
                 let length = key.utf8.count
                 let count = scratch.stack.members.count - base
-                let duplicate = count < 12
-                    ? scratch.stack.members[base...].contains { (!lengthDecides || $0.key.utf8.count == length) && $0.key == key }
-                    : !seen.insert(key).inserted
-                if count == 11 { seen = Set(scratch.stack.members[base...].map(\.key)); seen.insert(key) }
+                let duplicate: Bool
+                if count < (bytesDecide ? 64 : 12) {
+                    var slotTaken = true
+                    if bytesDecide {
+                        let bit: UInt64 = 1 << JSONReader.keySlot(key)
+                        slotTaken = slotsSeen & bit != 0
+                        slotsSeen |= bit
+                    }
+                    duplicate = slotTaken && scratch.stack.members[base...].contains { (!bytesDecide || $0.key.utf8.count == length) && $0.key == key }
+                } else {
+                    if seen.isEmpty { seen = Set(scratch.stack.members[base...].map(\.key)) }
+                    duplicate = !seen.insert(key).inserted
+                }
                 if duplicate {
                     index = keyStart
                     throw error(.duplicateKey(key))

@@ -1,4 +1,4 @@
-import FerryJSON
+@testable import FerryJSON
 import FerryTestSupport
 import FerryTestTraits
 import Foundation
@@ -123,10 +123,26 @@ private func failure(_ text: String) -> JSONReadError? {
         #expect(try reader.read(Array(#"{"a": 1, "a": 2}"#.utf8)).object?.count == 2)
     }
 
+    /// Up to 64 ASCII keys are told apart by slot and then by text, past that by a hashed set:
+    /// both catch a duplicate, and keys that share a slot are not taken for one.
     @Test func manyMembersStillCatchDuplicates() {
-        let members = (0..<30).map { "\"k\($0)\": \($0)" }.joined(separator: ", ")
-        #expect(failure("{\(members)}") == nil)
-        #expect(failure("{\(members), \"k17\": 0}")?.kind == .duplicateKey("k17"))
+        for size in [30, 63, 64, 65, 200] {
+            let members = (0..<size).map { "\"k\($0)\": \($0)" }.joined(separator: ", ")
+            #expect(failure("{\(members)}") == nil, "\(size)")
+            #expect(failure("{\(members), \"k17\": 0}")?.kind == .duplicateKey("k17"), "\(size)")
+            #expect(failure("{\(members), \"k\(size - 1)\": 0}")?.kind == .duplicateKey("k\(size - 1)"), "\(size)")
+        }
+        #expect(JSONReader.keySlot("axb") == JSONReader.keySlot("ayb"))
+        #expect(failure(#"{"axb": 1, "ayb": 2, "azb": 3}"#) == nil)
+        #expect(failure(#"{"axb": 1, "ayb": 2, "axb": 3}"#)?.kind == .duplicateKey("axb"))
+    }
+
+    /// A key that is not ASCII among many ASCII ones: compared as Swift compares strings, whichever comes first.
+    @Test func aKeyThatIsNotASCIIAfterManyIsStillComparedAsText() {
+        let members = (0..<20).map { "\"k\($0)\": \($0)" }.joined(separator: ", ")
+        #expect(failure("{\(members), \"\u{212A}\": 1, \"K\": 2}")?.kind == .duplicateKey("K"))
+        #expect(failure("{\(members), \"K\": 1, \"\u{212A}\": 2}")?.kind == .duplicateKey("\u{212A}"))
+        #expect(failure("{\(members), \"caf\u{E9}\": 1, \"k3\": 2}")?.kind == .duplicateKey("k3"))
     }
 
     /// Plain ASCII keys of different lengths are told apart without comparing their text; a key
