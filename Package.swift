@@ -132,7 +132,8 @@ let package = Package(
         .testTarget(name: "FerryModelTests", dependencies: ["FerryModel", "FerryJSON", "FerryTestSupport", "FerryTestTraits"], exclude: ["Fixtures", "Expected"]),
         .testTarget(
             name: "FerryCoreDataTests",
-            dependencies: ["FerryCoreData", "FerryModel", "FerryJSON", "FerryFiles", "FerryTestSupport", "FerryTestTraits", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["FerryCoreData", "FerryModel", "FerryJSON", "FerryFiles", "FerryTestSupport", "FerryTestTraits", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "GRDBSQLite", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "FerryStoreTests",

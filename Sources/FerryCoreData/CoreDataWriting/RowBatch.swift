@@ -91,21 +91,31 @@ struct RowBatchPlayer {
                    rows[index..<index + Self.rowsAtOnce].allSatisfy({ $0.statement == number }),
                    let statement = try many(number, columns: rows[index].end - start, db: db) {
                     let end = rows[index + Self.rowsAtOnce - 1].end
+                    let inTransaction = db.sqliteConnection.map { sqlite3_get_autocommit($0) == 0 } ?? false
                     if step(statement, batch.values[start..<end], bytes) == SQLITE_DONE {
                         (index, start) = (index + Self.rowsAtOnce, end)
                         continue
+                    }
+                    // An error that ended the transaction (a full disk, an I/O error) took what it
+                    // wrote with it: nothing to try again, and no row of the 32 to blame.
+                    if inTransaction, db.sqliteConnection.map({ sqlite3_get_autocommit($0) != 0 }) ?? true {
+                        throw Refused(entry: rows[index].entry, message: Self.message(db))
                     }
                     // The statement left nothing: one row at a time names the row.
                     oneByOne = Self.rowsAtOnce
                 }
                 let statement = try one(number, db: db)
                 guard step(statement, batch.values[start..<rows[index].end], bytes) == SQLITE_DONE else {
-                    throw Refused(entry: rows[index].entry, message: db.sqliteConnection.map { String(cString: sqlite3_errmsg($0)) } ?? "SQLite error")
+                    throw Refused(entry: rows[index].entry, message: Self.message(db))
                 }
                 (index, start) = (index + 1, rows[index].end)
                 oneByOne = max(0, oneByOne - 1)
             }
         }
+    }
+
+    private static func message(_ db: Database) -> String {
+        db.sqliteConnection.map { String(cString: sqlite3_errmsg($0)) } ?? "SQLite error"
     }
 
     /// Binds and runs `statement` once; returns SQLite's code.
