@@ -81,6 +81,8 @@ struct RowBatchPlayer {
     /// - Throws: ``Refused`` for a row SQLite refuses (the rows after it are not written).
     mutating func play(_ batch: RowBatch, db: Database) throws {
         let rows = batch.rows
+        guard let connection = db.sqliteConnection else { throw DatabaseError(message: "the store's connection is closed") }
+        func refused(_ row: Int) -> Refused { Refused(entry: rows[row].entry, message: String(cString: sqlite3_errmsg(connection))) }
         try batch.bytes.withUnsafeBufferPointer { bytes in
             var index = 0, start = 0
             // Rows to go one at a time: those of a run of rows whose statement SQLite refused.
@@ -91,31 +93,23 @@ struct RowBatchPlayer {
                    rows[index..<index + Self.rowsAtOnce].allSatisfy({ $0.statement == number }),
                    let statement = try many(number, columns: rows[index].end - start, db: db) {
                     let end = rows[index + Self.rowsAtOnce - 1].end
-                    let inTransaction = db.sqliteConnection.map { sqlite3_get_autocommit($0) == 0 } ?? false
+                    let inTransaction = sqlite3_get_autocommit(connection) == 0
                     if step(statement, batch.values[start..<end], bytes) == SQLITE_DONE {
                         (index, start) = (index + Self.rowsAtOnce, end)
                         continue
                     }
                     // An error that ended the transaction (a full disk, an I/O error) took what it
                     // wrote with it: nothing to try again, and no row of the 32 to blame.
-                    if inTransaction, db.sqliteConnection.map({ sqlite3_get_autocommit($0) != 0 }) ?? true {
-                        throw Refused(entry: rows[index].entry, message: Self.message(db))
-                    }
+                    if inTransaction, sqlite3_get_autocommit(connection) != 0 { throw refused(index) }
                     // The statement left nothing: one row at a time names the row.
                     oneByOne = Self.rowsAtOnce
                 }
                 let statement = try one(number, db: db)
-                guard step(statement, batch.values[start..<rows[index].end], bytes) == SQLITE_DONE else {
-                    throw Refused(entry: rows[index].entry, message: Self.message(db))
-                }
+                guard step(statement, batch.values[start..<rows[index].end], bytes) == SQLITE_DONE else { throw refused(index) }
                 (index, start) = (index + 1, rows[index].end)
                 oneByOne = max(0, oneByOne - 1)
             }
         }
-    }
-
-    private static func message(_ db: Database) -> String {
-        db.sqliteConnection.map { String(cString: sqlite3_errmsg($0)) } ?? "SQLite error"
     }
 
     /// Binds and runs `statement` once; returns SQLite's code.
@@ -128,10 +122,14 @@ struct RowBatchPlayer {
     }
 
     private mutating func one(_ number: Int, db: Database) throws -> SQLiteStatement {
-        if let known = prepared[number] { return known.sqliteStatement }
-        let statement = try db.makeStatement(sql: sql[number])
-        prepared[number] = statement
-        return statement.sqliteStatement
+        try Self.cached(&prepared[number]) { try db.makeStatement(sql: sql[number]) }
+    }
+
+    private static func cached(_ slot: inout Statement?, _ make: () throws -> Statement) rethrows -> SQLiteStatement {
+        if let slot { return slot.sqliteStatement }
+        let made = try make()
+        slot = made
+        return made.sqliteStatement
     }
 
     /// Nil where that many rows' values are more parameters than SQLite takes in one statement.
@@ -139,8 +137,6 @@ struct RowBatchPlayer {
         if let known = preparedMany[number] { return known.sqliteStatement }
         guard let connection = db.sqliteConnection, columns * Self.rowsAtOnce <= sqlite3_limit(connection, SQLITE_LIMIT_VARIABLE_NUMBER, -1) else { return nil }
         let row = "(" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")"
-        let statement = try db.makeStatement(sql: sql[number] + String(repeating: ", " + row, count: Self.rowsAtOnce - 1))
-        preparedMany[number] = statement
-        return statement.sqliteStatement
+        return try Self.cached(&preparedMany[number]) { try db.makeStatement(sql: sql[number] + String(repeating: ", " + row, count: Self.rowsAtOnce - 1)) }
     }
 }
