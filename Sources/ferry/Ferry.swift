@@ -1,4 +1,5 @@
 import ArgumentParser
+import FerryCoreData
 import FerryFiles
 import FerrySystem
 import Foundation
@@ -43,6 +44,9 @@ struct Ferry: ParsableCommand {
         // SQLite's temporary files and Ferry's own go in a folder of this run's, which an
         // interruption removes whole: a file made and not yet unlinked cannot stay behind.
         RunTemporaryFolder.install()
+        // And none is made once an interruption has begun removing that folder: SQLite would
+        // then turn to TMPDIR or /tmp, where nothing removes what it leaves.
+        SQLiteTemporaryFiles.install()
         // `ferry --version` is answered here rather than by a root flag or `CommandConfiguration.version`:
         // ArgumentParser would match either after a subcommand too, where `--version NAME` picks a model version.
         if CommandLine.arguments.dropFirst().elementsEqual(["--version"]) {

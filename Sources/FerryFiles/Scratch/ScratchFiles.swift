@@ -58,6 +58,13 @@ public enum ScratchFiles {
         return made
     }
 
+    /// Runs `body` while no interruption can look: a step that makes a file and unlinks it
+    /// (SQLite's temporary files) is then either done before the interruption removes the run's
+    /// scratch, or never started, as the interruption keeps the lock until the process exits.
+    public static func withoutInterruption<Result>(_ body: () -> Result) -> Result {
+        registry.withLock { _ in body() }
+    }
+
     /// Makes a folder only this user can enter and registers it, in one step as far as an
     /// interruption can tell. An interruption removes it only while it is empty, and (made first)
     /// last: it is never renamed away while threads may still make files in it, which would then
