@@ -123,6 +123,19 @@ import Testing
         }
     }
 
+    /// A store read once (`convert --as core-data`'s) commits without the check; its reader's
+    /// check, run beside the copy, finds the same row.
+    @Test func aStoreReadOnceHasItsForeignKeysCheckedByItsReader() throws {
+        let path = directory.url.appendingPathComponent("read-once.ferry").path
+        let store = try CanonicalStore(path: path, bulk: true, readOnce: true)
+        try store.session { session in
+            try session.db.execute(sql: "INSERT INTO log_snapshot (log_id, source_type) VALUES ('E5E5E5E5-5555-4666-8777-888888888888', 'recipe')")
+        }
+        try store.close()
+        #expect(try CanonicalStore.structuralCheck(path) == [])
+        #expect(try CanonicalStore.structuralCheck(path, foreignKeys: true) == ["1 row refers to missing rows, first in log_snapshot (rowid 1), naming a missing log"])
+    }
+
     @Test func intoANewStoreEveryForeignKeyIsCheckedBeforeTheCommit() throws {
         let path = directory.url.appendingPathComponent("new.ferry").path
         let store = try CanonicalStore(path: path)

@@ -52,9 +52,10 @@ public struct CoreDataConversion {
         }
         report.store = target
         report.dryRun = job.dryRun
-        // The canonical store is checked on another core while it is copied (the copy keeps one
-        // busy); the Core Data store is put in place only once the check has passed.
-        let check = BackgroundJob { [canonical] in try CanonicalStore.structuralCheck(canonical) }
+        // The canonical store is checked (pages and records, then foreign keys, which its
+        // conversion left out) on another core while it is copied (the copy keeps one busy); the
+        // Core Data store is put in place only once the check has passed.
+        let check = BackgroundJob { [canonical] in try CanonicalStore.structuralCheck(canonical, foreignKeys: true) }
         defer { _ = check.failure }
         let checked = {
             let problems: [String]

@@ -85,7 +85,9 @@ extension CanonicalStore {
                     if let run {
                         try session.writer.writeRun(version: run.version, inputs: run.inputs, db: db)
                     }
-                    if !deferred.isEmpty, let dangling = try ForeignKeyCheck.dangling(db) {
+                    // A store read once has its foreign keys checked by its reader, beside the copy
+                    // it makes (``CanonicalStore/structuralCheck(_:foreignKeys:)``), on the idle core.
+                    if !deferred.isEmpty, !readOnce, let dangling = try ForeignKeyCheck.dangling(db) {
                         phase = "checking foreign keys"
                         throw StoreError(.integrity([dangling]), path: path, activity: phase)
                     }
