@@ -209,7 +209,8 @@ public final class CanonicalStore: @unchecked Sendable {
     /// page, b-tree, record and NOT NULL column, but not CHECK constraints, which SQLite skips
     /// there (3.40). For a store whose rows SQLite itself wrote. Empty when the file is sound.
     /// - Parameter foreignKeys: also every foreign key naming an existing row (a store written
-    ///   with `readOnce` was not checked for them before its commit).
+    ///   with `readOnce` was not checked for them before its commit); a row naming none throws
+    ///   ``StoreError`` (`.integrity`, "checking foreign keys"), as such a commit would have.
     public static func structuralCheck(_ path: String, foreignKeys: Bool = false) throws -> [String] {
         do {
             var configuration = Configuration()
@@ -220,8 +221,9 @@ public final class CanonicalStore: @unchecked Sendable {
             defer { try? reader.close() }
             return try reader.read { db in
                 let problems = try String.fetchAll(db, sql: "PRAGMA quick_check").filter { $0 != "ok" }
-                guard problems.isEmpty, foreignKeys else { return problems }
-                return try ForeignKeyCheck.dangling(db).map { [$0] } ?? []
+                guard problems.isEmpty, foreignKeys, let dangling = try ForeignKeyCheck.dangling(db) else { return problems }
+                // As the commit of a store not read once says it.
+                throw StoreError(.integrity([dangling]), path: path, activity: "checking foreign keys")
             }
         } catch let error as DatabaseError {
             throw StoreError(error, path: path, activity: "checking")

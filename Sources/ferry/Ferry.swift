@@ -45,7 +45,8 @@ struct Ferry: ParsableCommand {
         // interruption removes whole: a file made and not yet unlinked cannot stay behind.
         RunTemporaryFolder.install()
         // And none is made once an interruption has begun removing that folder: SQLite would
-        // then turn to TMPDIR or /tmp, where nothing removes what it leaves.
+        // then turn to TMPDIR or /tmp, where nothing removes what it leaves. After the folder's
+        // install: this initializes SQLite, which may read SQLITE_TMPDIR then.
         SQLiteTemporaryFiles.install()
         // `ferry --version` is answered here rather than by a root flag or `CommandConfiguration.version`:
         // ArgumentParser would match either after a subcommand too, where `--version NAME` picks a model version.

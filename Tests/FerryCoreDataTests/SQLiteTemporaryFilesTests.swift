@@ -20,7 +20,7 @@ import Testing
     /// journal (no name, deleted on close), from a thread of its own.
     final class TemporaryFileOpening: @unchecked Sendable {
         let vfs: UnsafeMutablePointer<sqlite3_vfs>
-        let done = Flag()
+        let started = Flag(), done = Flag()
         var result: Int32 = -1
 
         init(_ vfs: UnsafeMutablePointer<sqlite3_vfs>) { self.vfs = vfs }
@@ -32,6 +32,7 @@ import Testing
                 memory.initializeMemory(as: UInt8.self, repeating: 0, count: size)
                 let file = memory.bindMemory(to: sqlite3_file.self, capacity: 1)
                 let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_EXCLUSIVE | SQLITE_OPEN_DELETEONCLOSE | SQLITE_OPEN_TEMP_JOURNAL
+                started.raise()
                 result = vfs.pointee.xOpen?(vfs, nil, file, flags, nil) ?? -1
                 _ = file.pointee.pMethods?.pointee.xClose?(file)
                 memory.deallocate()
@@ -53,6 +54,9 @@ import Testing
         let opening = TemporaryFileOpening(try #require(sqlite3_vfs_find(nil)))
         ScratchFiles.withoutInterruption {
             opening.start()
+            let deadline = Date().addingTimeInterval(10)
+            while !opening.started.isSet, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            #expect(opening.started.isSet)
             Thread.sleep(forTimeInterval: 0.3)
             #expect(!opening.done.isSet, "a temporary file was opened while an interruption could be removing the scratch")
         }

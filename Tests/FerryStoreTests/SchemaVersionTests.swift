@@ -133,7 +133,10 @@ import Testing
         }
         try store.close()
         #expect(try CanonicalStore.structuralCheck(path) == [])
-        #expect(try CanonicalStore.structuralCheck(path, foreignKeys: true) == ["1 row refers to missing rows, first in log_snapshot (rowid 1), naming a missing log"])
+        let error = try #require(throws: StoreError.self) { try CanonicalStore.structuralCheck(path, foreignKeys: true) }
+        #expect(error.message.contains("1 row refers to missing rows, first in log_snapshot (rowid 1), naming a missing log"), "\(error.message)")
+        #expect(error.activity == "checking foreign keys")
+        #expect(error.path == path)
     }
 
     @Test func intoANewStoreEveryForeignKeyIsCheckedBeforeTheCommit() throws {

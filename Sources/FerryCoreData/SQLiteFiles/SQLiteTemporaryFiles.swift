@@ -20,7 +20,7 @@ public enum SQLiteTemporaryFiles {
     public static func install() -> Bool { installed }
 
     private static let installed: Bool = {
-        guard let unix = sqlite3_vfs_find("unix"), let name = strdup(vfsName) else { return false }
+        guard let unix = unixVFS, let name = strdup(vfsName) else { return false }
         let shim = UnsafeMutablePointer<sqlite3_vfs>.allocate(capacity: 1)
         shim.initialize(to: unix.pointee)
         shim.pointee.zName = UnsafePointer(name)
@@ -30,10 +30,18 @@ public enum SQLiteTemporaryFiles {
     }()
 }
 
+/// SQLite's own "unix" VFS, found once (each lookup takes SQLite's global mutex).
+nonisolated(unsafe) private let unixVFS = sqlite3_vfs_find("unix")
+
 /// "unix"'s own `xOpen`, given "unix" itself: its files are filled in from that VFS's private data.
+/// A temporary file is refused where the run's temporary folder has gone (removed at exit, or by
+/// someone else): SQLite would make it in TMPDIR or /tmp instead, out of the run's reach.
 private func openFile(_ vfs: UnsafeMutablePointer<sqlite3_vfs>?, _ name: sqlite3_filename?,
                       _ file: UnsafeMutablePointer<sqlite3_file>?, _ flags: Int32, _ outFlags: UnsafeMutablePointer<Int32>?) -> Int32 {
-    guard let unix = sqlite3_vfs_find("unix"), let open = unix.pointee.xOpen else { return SQLITE_CANTOPEN }
+    guard let unix = unixVFS, let open = unix.pointee.xOpen else { return SQLITE_CANTOPEN }
     guard name == nil || flags & SQLITE_OPEN_DELETEONCLOSE != 0 else { return open(unix, name, file, flags, outFlags) }
-    return ScratchFiles.withoutInterruption { open(unix, name, file, flags, outFlags) }
+    return ScratchFiles.withoutInterruption {
+        if let folder = RunTemporaryFolder.folder, access(folder, F_OK) != 0 { return SQLITE_CANTOPEN }
+        return open(unix, name, file, flags, outFlags)
+    }
 }

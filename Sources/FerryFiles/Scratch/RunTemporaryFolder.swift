@@ -47,6 +47,9 @@ public enum RunTemporaryFolder {
         return path
     }
 
+    /// The run's folder, once ``install()`` has made it (it may have been removed since).
+    public static var folder: String? { installed.withLock { $0 } }
+
     private static func removeAtExit() {
         guard let path = installed.withLock({ $0 }) else { return }
         ScratchFiles.remove(path)

@@ -61,6 +61,8 @@ public enum ScratchFiles {
     /// Runs `body` while no interruption can look: a step that makes a file and unlinks it
     /// (SQLite's temporary files) is then either done before the interruption removes the run's
     /// scratch, or never started, as the interruption keeps the lock until the process exits.
+    /// `body` must not call ``ScratchFiles`` nor anything that may open a SQLite temporary file:
+    /// the lock is not recursive, and that would wait for good.
     public static func withoutInterruption<Result>(_ body: () -> Result) -> Result {
         registry.withLock { _ in body() }
     }
