@@ -36,7 +36,9 @@ nonisolated(unsafe) private let unixVFS = sqlite3_vfs_find("unix")
 /// "unix"'s own `xOpen`, given "unix" itself: its files are filled in from that VFS's private data.
 /// A temporary file is refused where the run's temporary folder has gone (removed at exit, or by
 /// someone else): SQLite would make it in TMPDIR or /tmp instead, out of the run's reach.
-private func openFile(_ vfs: UnsafeMutablePointer<sqlite3_vfs>?, _ name: sqlite3_filename?,
+/// (`name` is SQLite's `sqlite3_filename`, spelled out: older SQLite headers, as in older macOS
+/// SDKs, do not declare that name.)
+private func openFile(_ vfs: UnsafeMutablePointer<sqlite3_vfs>?, _ name: UnsafePointer<CChar>?,
                       _ file: UnsafeMutablePointer<sqlite3_file>?, _ flags: Int32, _ outFlags: UnsafeMutablePointer<Int32>?) -> Int32 {
     guard let unix = unixVFS, let open = unix.pointee.xOpen else { return SQLITE_CANTOPEN }
     guard name == nil || flags & SQLITE_OPEN_DELETEONCLOSE != 0 else { return open(unix, name, file, flags, outFlags) }
