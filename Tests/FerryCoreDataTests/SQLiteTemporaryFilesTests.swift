@@ -1,5 +1,6 @@
 import FerryCoreData
 import FerryFiles
+import FerryTestSupport
 import Foundation
 import GRDB
 import GRDBSQLite
@@ -70,10 +71,8 @@ import Testing
     /// temporary files (a 64 KiB cache for 40 000 rows) gives the right order.
     @Test func aSortSpillingToTemporaryFilesStillRuns() throws {
         #expect(SQLiteTemporaryFiles.install())
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-vfs-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let queue = try DatabaseQueue(path: folder.appendingPathComponent("sort.sqlite").path)
+        let folder = TemporaryDirectory("ferry-vfs")
+        let queue = try DatabaseQueue(path: folder.url.appendingPathComponent("sort.sqlite").path)
         try queue.inDatabase { db in
             var vfs: UnsafeMutablePointer<sqlite3_vfs>?
             #expect(sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_VFS_POINTER, &vfs) == SQLITE_OK)

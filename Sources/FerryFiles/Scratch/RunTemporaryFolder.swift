@@ -25,7 +25,7 @@ public enum RunTemporaryFolder {
     /// The folder to name in a message: the run's own folder is named by the one it is in (the
     /// one a person chose, or whose disk is full), which outlives the run.
     public static func named(_ folder: String) -> String {
-        installed.withLock { $0 } == folder ? parent(folder) : folder
+        Self.folder == folder ? parent(folder) : folder
     }
 
     /// Makes `<base>/ferry-tmp.ferry-<host>-<pid>-<tag>.partial`, points `SQLITE_TMPDIR` at it
@@ -51,7 +51,7 @@ public enum RunTemporaryFolder {
     public static var folder: String? { installed.withLock { $0 } }
 
     private static func removeAtExit() {
-        guard let path = installed.withLock({ $0 }) else { return }
+        guard let path = folder else { return }
         ScratchFiles.remove(path)
     }
 
