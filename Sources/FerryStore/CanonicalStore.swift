@@ -68,7 +68,7 @@ public final class CanonicalStore: @unchecked Sendable {
             }
         }
         do {
-            queue = try DatabaseQueue(path: path, configuration: configuration)
+            queue = try readOnly ? ReadingConnection.open(path, configuration) : DatabaseQueue(path: path, configuration: configuration)
             let version = try queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") ?? 0 }
             if version > Self.schemaVersion {
                 throw StoreError(.newerSchema(found: version, known: Self.schemaVersion), path: path)

@@ -117,6 +117,37 @@ import Testing
         #expect(noBackup.status == 66 && noBackup.stderr.contains("no such backup"), "\(noBackup.stderr)")
     }
 
+    /// A store in WAL mode (Core Data's, so the stores `convert --as core-data` writes; a canonical
+    /// store someone switched) is backed up and exported without a `-wal` or `-shm` left beside it,
+    /// and without a change to its bytes: only what the command makes is new.
+    @Test func readingAStoreInWALModeLeavesNothingBesideIt() throws {
+        let store = path("Ferry.sqlite")
+        let made = try ferry("convert", "Samples/brewguide", "--as", "core-data", "--to", store)
+        #expect(made.status == 0, "\(made.stderr)")
+        let header = try Data(contentsOf: URL(fileURLWithPath: store))
+        #expect(header.count > 100 && header[18] == 2 && header[19] == 2, "written in WAL mode")
+        let backup = try ferry("backup", store)
+        #expect(backup.status == 0, "\(backup.stderr)")
+        let copy = backup.stdout.trimmingCharacters(in: .newlines)
+        #expect(StoreFixtures.listing(directory.url.path) == ["Ferry.sqlite", "Ferry.sqlite.backups", "Ferry.sqlite.backups/" + (copy as NSString).lastPathComponent])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == header)
+        let objects = "SELECT (SELECT count(*) FROM ZLOG), (SELECT count(*) FROM ZRECIPE)"
+        let counts = try [store, copy].map { file in try DatabaseQueue(path: file).read { try Row.fetchOne($0, sql: objects) } }
+        #expect(counts[0] == counts[1] && counts[0]?[0] as Int? ?? 0 > 0, "\(counts)")
+
+        let canonical = try sampleStore("wal.ferry")
+        let queue = try DatabaseQueue(path: canonical)
+        #expect(try queue.writeWithoutTransaction { try String.fetchOne($0, sql: "PRAGMA journal_mode = WAL") } == "wal")
+        try queue.close()
+        let before = StoreFixtures.listing(directory.url.path)
+        #expect(before.contains("wal.ferry") && !before.contains("wal.ferry-wal"))
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: canonical))
+        let exported = try ferry("export", canonical, "-o", path("wal.zip"))
+        #expect(exported.status == 0, "\(exported.stderr)")
+        #expect(StoreFixtures.listing(directory.url.path) == (before + ["wal.zip"]).sorted())
+        #expect(try Data(contentsOf: URL(fileURLWithPath: canonical)) == bytes)
+    }
+
     @Test func restoreRefusesABackupThatIsNotAFerryStore() throws {
         let store = try sampleStore()
         let before = try TableContents(path: store)

@@ -116,11 +116,14 @@ public final class CoreDataStoreFile: @unchecked Sendable {
         ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
     }
 
-    package static func immutableURI(_ path: String) -> String {
+    package static func immutableURI(_ path: String) -> String { uri(path, query: "immutable=1") }
+
+    /// `path` as an SQLite URI with `query` (only where ``supportsURIFilenames``).
+    package static func uri(_ path: String, query: String) -> String {
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: "?#%")
-        return "file:\(absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute)?immutable=1"
+        return "file:\(absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute)?\(query)"
     }
 
     /// Debian's SQLite is built with SQLITE_USE_URI; others may not be, and would then take

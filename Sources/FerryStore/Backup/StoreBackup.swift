@@ -158,7 +158,7 @@ public struct StoreBackup: Sendable {
         var configuration = Configuration()
         configuration.readonly = true
         // Queues left by an error close when released; on success each is closed and its failure said.
-        let from = try DatabaseQueue(path: source, configuration: configuration)
+        let from = try ReadingConnection.open(source, Configuration())
         let wal = try from.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }?.lowercased() == "wal"
         let checked: (problems: [String], expected: [String: Int], found: [String: Int])
         if wal {
