@@ -1,6 +1,6 @@
 import FerryArchive
 import FerryCanonical
-import FerryConvert
+@testable import FerryConvert
 import FerryCoreData
 import FerryJSON
 @testable import FerryStore
@@ -441,6 +441,38 @@ import Testing
         let backup = try #require(second.backup)
         #expect(try Self.dumped(backup, model: Self.canonicalModel)["Project"]?.count == first.coreData?.objects["Project"])
         #expect(try Self.dumped(store, model: Self.canonicalModel)["Recipe"]?.count == second.coreData?.objects["Recipe"])
+    }
+
+    /// The temporary canonical store is checked, foreign keys included (its conversion left them
+    /// out), before the Core Data store is put in place: a snapshot naming no log, which no input
+    /// makes, fails the conversion with the target named, leaves the store there as it was, and
+    /// keeps no backup or temporary file.
+    @Test func aDamagedTemporaryStoreFailsTheConversionAndLeavesTheTarget() throws {
+        let brewguide = TestPaths.samples.appendingPathComponent("brewguide").path
+        let (store, first) = try convert([brewguide], to: "Ferry.sqlite")
+        #expect(first.coreData?.objects["LogSnapshot"] ?? 0 > 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted()
+        var damaged = false
+        var conversion = CoreDataConversion(job: ConversionJob(inputs: [brewguide], store: store, options: ConversionOptions(openArchive: ArchiveReader.opener)))
+        conversion.afterConverting = { canonical in
+            try DatabaseQueue(path: canonical).writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA foreign_keys = OFF")
+                try db.execute(sql: """
+                    INSERT INTO log_snapshot (log_id, source_type, title, parameters)
+                    VALUES ('D4D4D4D4-4444-4555-8666-777777777777', 'recipe', 'V60', '{}')
+                    """)
+            }
+            damaged = true
+        }
+        let error = try #require(throws: StoreError.self) { try conversion.run() }
+        #expect(damaged)
+        #expect(error.path == store, "the target named, not the temporary store: \(error)")
+        #expect("\(error)".contains("integrity check failed: 1 row refers to missing rows, first in log_snapshot (rowid")
+                && "\(error)".contains("naming a missing log"), "\(error)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+        let after = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted()
+        #expect(after == files, "\(after)")
     }
 
     // MARK: Molten model 5 into model 9

@@ -15,6 +15,9 @@ public struct CoreDataConversion {
     public var job: ConversionJob
     /// The app's model and the version to write for; nil for the canonical mirror.
     public var appModel: (path: String, model: DataModel)?
+    /// Runs on the temporary canonical store between its conversion and its check: where tests
+    /// damage it as no input can, to hold that the check stands between it and the target.
+    var afterConverting: ((_ canonicalStore: String) throws -> Void)?
 
     public init(job: ConversionJob, appModel: (path: String, model: DataModel)? = nil) {
         self.job = job
@@ -52,6 +55,7 @@ public struct CoreDataConversion {
         }
         report.store = target
         report.dryRun = job.dryRun
+        try afterConverting?(canonical)
         // The canonical store is checked (pages and records, then foreign keys, which its
         // conversion left out) on another core while it is copied (the copy keeps one busy); the
         // Core Data store is put in place only once the check has passed.
