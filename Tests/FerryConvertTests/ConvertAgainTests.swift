@@ -167,4 +167,29 @@ import Testing
         #expect(dry.changes["log"] == RecordChanges(unchanged: 3))
         #expect(try TableContents(path: store) == before)
     }
+
+    /// A dry run reads a store in WAL mode whose `-wal` still holds committed pages (its writer
+    /// stopped before a checkpoint) without moving them into the file: the store and its `-wal`
+    /// keep their bytes, and the dry run sees the WAL's change.
+    @Test func aDryRunLeavesAStoreWithPagesInItsWALAsItIs() throws {
+        let (logs, recipes) = try inputs()
+        let (store, _) = try convert([recipes, logs])
+        let writer = try DatabaseQueue(path: store)
+        try writer.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+            try db.execute(sql: "UPDATE log SET note = 'edited in WAL mode' WHERE id = ?", arguments: [Self.firstLog])
+        }
+        // The files as the writer left them, copied while it is open: a writer that was stopped.
+        let stopped = directory.url.appendingPathComponent("stopped.ferry").path
+        try FileManager.default.copyItem(atPath: store, toPath: stopped)
+        try FileManager.default.copyItem(atPath: store + "-wal", toPath: stopped + "-wal")
+        try writer.close()
+        let (file, wal) = (try Data(contentsOf: URL(fileURLWithPath: stopped)), try Data(contentsOf: URL(fileURLWithPath: stopped + "-wal")))
+        #expect(wal.count > 32, "the WAL holds pages")
+        let report = try ConversionJob(inputs: [recipes.path, logs.path], store: stopped, options: ConversionOptions(), dryRun: true).run()
+        #expect(report.changes["log"] == RecordChanges(changed: 3), "in WAL mode its digests are not trusted: \(report.changes)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: stopped)) == file)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: stopped + "-wal")) == wal)
+    }
 }
