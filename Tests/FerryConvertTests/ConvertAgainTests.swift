@@ -30,6 +30,24 @@ import Testing
         return (store, report)
     }
 
+    /// The samples' store switched to WAL mode, with the first log's note edited there and the
+    /// change moved into the file or left in the `-wal`; `whileOpen` runs before the editing
+    /// connection closes. Returns the store and the inputs to convert again.
+    func storeEditedInWALMode(checkpointed: Bool, whileOpen: (String) throws -> Void = { _ in }) throws -> (store: String, inputs: [URL]) {
+        let (logs, recipes) = try inputs()
+        let (store, _) = try convert([recipes, logs])
+        let queue = try DatabaseQueue(path: store)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+            try db.execute(sql: "UPDATE log SET note = 'edited in WAL mode' WHERE id = ?", arguments: [Self.firstLog])
+            if checkpointed { try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        }
+        try whileOpen(store)
+        try queue.close()
+        return (store, [recipes, logs])
+    }
+
     /// The log snapshots' rowids by log: a snapshot written again gets a new one.
     func snapshotRows(_ store: String) throws -> [String: Int64] {
         let queue = try DatabaseQueue(path: store)
@@ -122,17 +140,8 @@ import Testing
     /// Commits in WAL mode leave the header's change counter alone: a store in WAL mode has its
     /// digests forgotten whatever the counter says.
     @Test func aStoreChangedInWALModeIsWrittenWholeAgain() throws {
-        let (logs, recipes) = try inputs()
-        let (store, _) = try convert([recipes, logs])
-        let queue = try DatabaseQueue(path: store)
-        try queue.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA journal_mode = WAL")
-            try db.execute(sql: "UPDATE log SET note = 'edited in WAL mode' WHERE id = ?", arguments: [Self.firstLog])
-            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
-        }
-        try queue.close()
-
-        let (_, again) = try convert([recipes, logs])
+        let (store, inputs) = try storeEditedInWALMode(checkpointed: true)
+        let (_, again) = try convert(inputs)
         #expect(try note(of: Self.firstLog, in: store) == "Slightly bright")
         #expect(again.changes["log"] == RecordChanges(changed: 3))
     }
@@ -172,22 +181,15 @@ import Testing
     /// stopped before a checkpoint) without moving them into the file: the store and its `-wal`
     /// keep their bytes, and the dry run sees the WAL's change.
     @Test func aDryRunLeavesAStoreWithPagesInItsWALAsItIs() throws {
-        let (logs, recipes) = try inputs()
-        let (store, _) = try convert([recipes, logs])
-        let writer = try DatabaseQueue(path: store)
-        try writer.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA journal_mode = WAL")
-            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
-            try db.execute(sql: "UPDATE log SET note = 'edited in WAL mode' WHERE id = ?", arguments: [Self.firstLog])
-        }
         // The files as the writer left them, copied while it is open: a writer that was stopped.
         let stopped = directory.url.appendingPathComponent("stopped.ferry").path
-        try FileManager.default.copyItem(atPath: store, toPath: stopped)
-        try FileManager.default.copyItem(atPath: store + "-wal", toPath: stopped + "-wal")
-        try writer.close()
+        let (_, inputs) = try storeEditedInWALMode(checkpointed: false) { store in
+            try FileManager.default.copyItem(atPath: store, toPath: stopped)
+            try FileManager.default.copyItem(atPath: store + "-wal", toPath: stopped + "-wal")
+        }
         let (file, wal) = (try Data(contentsOf: URL(fileURLWithPath: stopped)), try Data(contentsOf: URL(fileURLWithPath: stopped + "-wal")))
         #expect(wal.count > 32, "the WAL holds pages")
-        let report = try ConversionJob(inputs: [recipes.path, logs.path], store: stopped, options: ConversionOptions(), dryRun: true).run()
+        let report = try ConversionJob(inputs: inputs.map(\.path), store: stopped, options: ConversionOptions(), dryRun: true).run()
         #expect(report.changes["log"] == RecordChanges(changed: 3), "in WAL mode its digests are not trusted: \(report.changes)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: stopped)) == file)
         #expect(try Data(contentsOf: URL(fileURLWithPath: stopped + "-wal")) == wal)
