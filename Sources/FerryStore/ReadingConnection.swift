@@ -20,7 +20,7 @@ enum ReadingConnection {
         let folder = (path as NSString).deletingLastPathComponent
         guard CoreDataStoreFile.supportsURIFilenames, access(path, W_OK) == 0, access(folder.isEmpty ? "." : folder, W_OK) == 0,
               access(path + "-wal", F_OK) != 0, access(path + "-journal", F_OK) != 0 else {
-            // Where SQLite cannot write, it makes nothing beside the store either.
+            // Where SQLite cannot write, it makes nothing beside the store; a journal file was there already.
             configuration.readonly = true
             return try DatabaseQueue(path: path, configuration: configuration)
         }

@@ -75,7 +75,7 @@ public final class CoreDataStoreWriter {
             try queue.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA page_size = 4096; PRAGMA auto_vacuum = 2")
                 if let source {
-                    try db.execute(sql: "ATTACH DATABASE ? AS \(SQLName.quoted(source.name))", arguments: [Self.readOnlyURI(source.path)])
+                    try db.execute(sql: "ATTACH DATABASE ? AS \(SQLName.quoted(source.name))", arguments: [CoreDataStoreFile.uri(source.path, query: "mode=ro")])
                     // Whole tables move through this connection: SQLite's 2 MB default cache read
                     // most pages twice from the kernel (a sixth of convert --as core-data's time).
                     try db.execute(sql: "PRAGMA main.cache_size = -32768; PRAGMA \(SQLName.quoted(source.name)).cache_size = -32768")
@@ -225,12 +225,6 @@ public final class CoreDataStoreWriter {
     /// ``insertRows(_:key:attributes:toOne:from:)``'s expressions.
     package func withConnection(_ body: (Database) throws -> Void) throws {
         try queue.writeWithoutTransaction(body)
-    }
-
-    private static func readOnlyURI(_ path: String) -> String {
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.remove(charactersIn: "?#%")
-        return "file:" + (path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path) + "?mode=ro"
     }
 
     /// Keys stay below half of Int64's range, so that `Z_MAX` always leaves Core Data a next one.
